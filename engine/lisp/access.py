@@ -1,0 +1,135 @@
+"""Flexible key access (`:name` and `"name"` find the same entry) and callable data.
+
+Exact key wins when both forms are present, even if its value is falsy.
+"""
+
+from __future__ import annotations
+
+from engine.lisp.errors import error
+from engine.lisp.values import Keyword, Map, Regex, Var, is_fn, type_name
+
+MISSING = object()
+
+
+def alternate_key(key):
+    """The other spelling of a key: `:a` for `"a"` and back; None when there is none."""
+    t = type(key)
+    if t is Keyword:
+        return key.name
+    if t is str:
+        return Keyword.existing(key)
+    return None
+
+
+def flex_lookup(m: Map, key, default=MISSING):
+    """The value under `key` or its alternate spelling in map `m`, else `default`."""
+    value = m.get(key, MISSING)
+    if value is MISSING:
+        alt = alternate_key(key)
+        if alt is not None:
+            value = m.get(alt, MISSING)
+        if value is MISSING:
+            return default
+    return value
+
+
+def flex_get(coll, key, default=None):
+    """`get`: maps flexibly, vectors and strings by index, sets by membership."""
+    t = type(coll)
+    if t is Map:
+        return flex_lookup(coll, key, default)
+    if coll is None:
+        return default
+    if t is tuple or t is str:
+        if type(key) is int and 0 <= key < len(coll):
+            return coll[key]
+        return default
+    if t is frozenset:
+        try:
+            return key if key in coll else default
+        except TypeError:
+            return default
+    return default
+
+
+def flex_contains(coll, key) -> bool:
+    """Whether `flex_get` would find `key` (present with a nil value counts)."""
+    t = type(coll)
+    if t is Map:
+        return flex_lookup(coll, key) is not MISSING
+    return flex_get(coll, key, MISSING) is not MISSING
+
+
+def get_path(coll, path, default=None):
+    """`get-in`: a flexible step per path element; `default` when the result is nil."""
+    for key in path:
+        coll = flex_get(coll, key)
+        if coll is None:
+            return default
+    return default if coll is None else coll
+
+
+def keyword_call(kw: Keyword, coll, default=None):
+    """`(:k m)` and `(:k m default)`."""
+    t = type(coll)
+    if t is Map:
+        return flex_lookup(coll, kw, default)
+    if coll is None:
+        return default
+    if t is frozenset:
+        return kw if kw in coll else default
+    hint = f"use (map {kw!r} coll) to read the key from every item" if t is tuple else None
+    raise error("invalid_keyword_call",
+                f"({kw!r} x) needs a map, got {type_name(coll)}", hint)
+
+
+def path_getter(path: tuple):
+    """A one-argument function reading `path` (a vector of keys) from its argument."""
+    def get_at_path(coll):
+        return get_path(coll, path)
+    return get_at_path
+
+
+def key_getter(key):
+    """A one-argument function reading `key` (keyword, string, or vector path)."""
+    if type(key) is tuple:
+        return path_getter(key)
+    def get_key(coll):
+        return flex_get(coll, key)
+    return get_key
+
+
+def as_fn(f, role: str = "function"):
+    """Callable data as a function: keywords, maps and sets read; functions pass through."""
+    if is_fn(f):
+        return f
+    t = type(f)
+    if t is Keyword:
+        def read_keyword(coll, default=None):
+            return keyword_call(f, coll, default)
+        return read_keyword
+    if t is Map:
+        def read_map(key, default=None):
+            return flex_lookup(f, key, default)
+        return read_map
+    if t is frozenset:
+        def member(x):
+            try:
+                return x if x in f else None
+            except TypeError:
+                return None
+        return member
+    if t is tuple:
+        from engine.lisp.printer import pr_str
+        shown = pr_str(f)
+        if len(f) == 1 and type(f[0]) is Keyword:
+            hint = f"use {f[0]!r} instead"
+        else:
+            hint = f"a path needs a function: #(get-in % {shown})"
+        raise error("type_error", f"expected a {role}, got vector {shown}", hint)
+    if t is Var:
+        raise error("not_callable", f"a var is not callable: {f!r}", f"call ({f.name} ...) directly")
+    if t is Regex:
+        raise error("not_callable", "a regex is not callable", "use (re-find re s)")
+    from engine.lisp.printer import pr_str
+    raise error("not_callable", f"not callable: {pr_str(f, limit=40)} ({type_name(f)})")

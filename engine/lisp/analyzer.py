@@ -1,0 +1,296 @@
+"""The analyzer: forms to nodes. Resolves every symbol once (local slot, builtin, data,
+user namespace), checks the shape of special forms, and records which outer locals each
+frame captures, so the compiler only has to emit code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, replace
+
+from engine.lisp import forms as F
+from engine.lisp import nodes as N
+from engine.lisp.builtins.registry import BUILTINS
+from engine.lisp.errors import PtcError, Span
+from engine.lisp.forms import is_sym, show
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, Regex
+
+# Namespaces whose names resolve to builtins (`str/join` is `join`).
+ALIAS_NAMESPACES = {
+    "clojure.string": "strings", "str": "strings", "string": "strings", "s": "strings",
+    "clojure.core": "core", "core": "core", "clojure.set": "sets", "set": "sets",
+    "regex": "regex", "Math": "math", "math": "math", "clojure.math": "math",
+    "System": "interop", "Double": "math", "Long": "math", "Integer": "math",
+    "java.time.LocalDate": "interop", "LocalDate": "interop", "Interop": "interop",
+    "clojure.walk": "collections",
+}
+DATA_NAMESPACES = ("data", "ctx")
+PLACEHOLDER = re.compile(r"%(\d*|&)")
+
+
+class Scope:
+    """Names visible at one point: a chain of dicts from inner to outer."""
+
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: "Scope | None" = None):
+        self.names: dict[str, N.Binding] = {}
+        self.parent = parent
+
+    def lookup(self, name: str) -> N.Binding | None:
+        scope = self
+        while scope is not None:
+            b = scope.names.get(name)
+            if b is not None:
+                return b
+            scope = scope.parent
+        return None
+
+
+@dataclass(frozen=True)
+class Env:
+    scope: Scope
+    frame: N.Frame
+    recur: tuple | None = None        # (frame, number of recur arguments) of the target
+    placeholders: dict | None = None  # inside #(): "%1" -> Binding
+
+    def child(self) -> "Env":
+        return replace(self, scope=Scope(self.scope))
+
+
+def invalid(message: str, span: Span | None, hint: str | None = None,
+            reason: str = "invalid_form") -> PtcError:
+    return PtcError(reason, message, span, hint)
+
+
+class Analyzer:
+    """Turns one top-level form at a time into nodes. One per run."""
+
+    def __init__(self):
+        self.counter = 0
+
+    # --- names -------------------------------------------------------------------------
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        clean = re.sub(r"[^a-zA-Z0-9]", "_", prefix)[:20]
+        return f"{clean}_{self.counter}"
+
+    def bind(self, env: Env, name: str) -> N.Binding:
+        """A new binding for `name` in env's innermost scope."""
+        b = N.Binding(name, self.fresh("l_" + name), env.frame)
+        env.scope.names[name] = b
+        return b
+
+    def temp(self, env: Env, what: str = "t") -> N.Binding:
+        return N.Binding(" " + what, self.fresh("t_" + what), env.frame)
+
+    def new_frame(self, kind: str, env: Env) -> N.Frame:
+        return N.Frame(kind, env.frame, self.fresh(kind))
+
+    def ref(self, b: N.Binding, env: Env, span: Span) -> N.LocalRef:
+        frame = env.frame
+        while frame is not b.frame and frame is not None:
+            frame.captures[b] = None
+            frame = frame.parent
+        return N.LocalRef(b, span)
+
+    # --- entry -------------------------------------------------------------------------
+    def analyze_top(self, form) -> tuple[N.Frame, object]:
+        frame = N.Frame("main", None, self.fresh("main"))
+        env = Env(Scope(), frame)
+        return frame, self.analyze(form, env, tail=False)
+
+    def analyze(self, form, env: Env, tail: bool = False):
+        t = type(form)
+        if t is F.Const:
+            return N.Const(form.value, form.span)
+        if t is F.Sym:
+            return self.symbol(form, env)
+        if t is F.ListForm:
+            return self.list_form(form, env, tail)
+        if t is F.VectorForm:
+            items = tuple(self.analyze(x, env) for x in form.items)
+            if all(type(x) is N.Const for x in items):
+                return N.Const(tuple(x.value for x in items), form.span)
+            return N.VectorLit(items, form.span)
+        if t is F.MapForm:
+            return self.map_literal(form, env)
+        if t is F.SetForm:
+            items = tuple(self.analyze(x, env) for x in form.items)
+            if all(type(x) is N.Const for x in items) and _hashable(x.value for x in items):
+                return N.Const(frozenset(x.value for x in items), form.span)
+            return N.SetLit(items, form.span)
+        if t is F.FnLiteral:
+            from engine.lisp.special_forms import fn_literal
+            return fn_literal(self, form, env)
+        if t is F.RegexForm:
+            return N.Const(compile_regex(form.source, form.span), form.span)
+        if t is F.VarQuote:
+            if not is_sym(form.target):
+                raise invalid("#' must be followed by a symbol", form.span)
+            from engine.lisp.values import Var
+            return N.Const(Var(form.target.name), form.span)
+        raise invalid(f"cannot evaluate {show(form)}", getattr(form, "span", None))
+
+    def body(self, forms, env: Env, tail: bool, span: Span):
+        """An implicit do."""
+        if not forms:
+            return N.Const(None, span)
+        nodes = [self.analyze(f, env, tail=False) for f in forms[:-1]]
+        nodes.append(self.analyze(forms[-1], env, tail=tail))
+        return nodes[0] if len(nodes) == 1 else N.Do(tuple(nodes), span)
+
+    def map_literal(self, form: F.MapForm, env: Env):
+        pairs = []
+        for i in range(0, len(form.items), 2):
+            pairs.append((self.analyze(form.items[i], env), self.analyze(form.items[i + 1], env)))
+        if all(type(k) is N.Const and type(v) is N.Const for k, v in pairs) and \
+                _hashable(k.value for k, _ in pairs):
+            return N.Const(Map({k.value: v.value for k, v in pairs}) if pairs else EMPTY_MAP,
+                           form.span)
+        return N.MapLit(tuple(pairs), form.span)
+
+    # --- symbols -----------------------------------------------------------------------
+    def symbol(self, sym: F.Sym, env: Env):
+        span = sym.span
+        if sym.ns is None:
+            name = sym.name
+            b = env.scope.lookup(name)
+            if b is not None:
+                return self.ref(b, env, span)
+            if PLACEHOLDER.fullmatch(name):
+                if env.placeholders is None:
+                    raise invalid(f"placeholder {name} can only be used inside #(...)", span,
+                                  "write (fn [x] ...) or #(... % ...)", reason="invalid_placeholder")
+                return self.ref(env.placeholders[name], env, span)
+            from engine.lisp.special_forms import SPECIAL_FORMS, UNSUPPORTED
+            if name in SPECIAL_FORMS:
+                raise invalid(f"{name} is a special form and cannot be used as a value", span,
+                              f"call it: ({name} ...)", reason="unbound_var")
+            if name in BUILTINS:
+                return N.BuiltinRef(name, span)
+            if name in UNSUPPORTED:
+                reason, message, hint = UNSUPPORTED[name]
+                raise invalid(message, span, hint, reason=reason)
+            return N.GlobalRef(name, span)
+        return self.qualified(sym, env)
+
+    def qualified(self, sym: F.Sym, env: Env):
+        ns, name, span = sym.ns, sym.name, sym.span
+        if ns in DATA_NAMESPACES:
+            return N.DataRef(name, span)
+        if ns == "tool":
+            raise invalid(f"tool/{name} must be called: (tool/{name} ...)", span)
+        full = f"{ns}/{name}"
+        if full in BUILTINS:
+            return N.BuiltinRef(full, span)
+        if ns in ALIAS_NAMESPACES:
+            if name in BUILTINS:
+                return N.BuiltinRef(name, span)
+            category = ALIAS_NAMESPACES[ns]
+            names = sorted(n for n, b in BUILTINS.items() if b.category == category and "/" not in n)
+            close = difflib.get_close_matches(name, list(BUILTINS), n=1)
+            hint = f"did you mean {ns}/{close[0]}?" if close else None
+            raise invalid(f"{full} is not available. {category.capitalize()} functions: "
+                          f"{', '.join(names[:40])}", span, hint)
+        raise invalid(f"unknown namespace {ns}/", span,
+                      "use tool/ for tools and data/ for input data")
+
+    # --- calls -------------------------------------------------------------------------
+    def list_form(self, form: F.ListForm, env: Env, tail: bool):
+        items = form.items
+        if not items:
+            return N.Const((), form.span)
+        head = items[0]
+        if type(head) is F.Sym:
+            if head.ns is None and env.scope.lookup(head.name) is None:
+                from engine.lisp.special_forms import SPECIAL_FORMS
+                handler = SPECIAL_FORMS.get(head.name)
+                if handler is not None:
+                    return handler(self, form, env, tail)
+            if head.ns == "tool":
+                args = tuple(self.analyze(a, env) for a in items[1:])
+                return N.ToolCall(head.name, args, form.span)
+            if head.ns is None and head.name.startswith(".") and len(head.name) > 1 \
+                    and env.scope.lookup(head.name) is None:
+                return self.method_call(form, env)
+        if type(head) is F.Const:
+            return self.const_call(form, env)
+        fn = self.analyze(head, env)
+        args = tuple(self.analyze(a, env) for a in items[1:])
+        return self.call(fn, args, form.span, env)
+
+    def call(self, fn, args: tuple, span: Span, env: Env):
+        if type(fn) is N.BuiltinRef:
+            b = BUILTINS[fn.name]
+            if b.constant:
+                raise invalid(f"{fn.name} is a constant, not a function", span,
+                              f"use it as a value: {fn.name}", reason="not_callable")
+            if not b.accepts(len(args)):
+                raise invalid(f"{fn.name} expects {b.arity_text()} argument"
+                              f"{'' if b.arity_text() == '1' else 's'}, got {len(args)}",
+                              span, _arity_hint(fn.name, len(args)), reason="arity_error")
+            if b.calls_fns:
+                env.frame.leaf = False
+        else:
+            env.frame.leaf = False
+        return N.Call(fn, args, span)
+
+    def const_call(self, form: F.ListForm, env: Env):
+        head, span = form.items[0], form.span
+        value = head.value
+        args = tuple(self.analyze(a, env) for a in form.items[1:])
+        if type(value) is Keyword:
+            if not 1 <= len(args) <= 2:
+                raise invalid(f"({value!r} ...) takes a map and an optional default, got "
+                              f"{len(args)} arguments", span, reason="invalid_keyword_call")
+            return N.Intrinsic("keyword_get", (N.Const(value, head.span), *args), span)
+        from engine.lisp.printer import pr_str
+        raise invalid(f"not callable: {pr_str(value, limit=40)}", span,
+                      "the first item of a list is the function to call; use a vector [..] for data",
+                      reason="not_callable")
+
+    def method_call(self, form: F.ListForm, env: Env):
+        name = form.items[0].name
+        if name in BUILTINS:
+            args = tuple(self.analyze(a, env) for a in form.items[1:])
+            return self.call(N.BuiltinRef(name, form.items[0].span), args, form.span, env)
+        methods = sorted(n for n in BUILTINS if n.startswith("."))
+        raise invalid(f"unknown method {name}", form.span,
+                      f"supported interop methods: {', '.join(methods)}", reason="unbound_var")
+
+
+def _arity_hint(name: str, n: int) -> str | None:
+    if name in ("max", "min", "+", "*") and n == 1:
+        return f"to use a collection write (apply {name} coll)"
+    if name in ("map", "filter", "remove", "reduce", "sort-by", "group-by") and n == 1:
+        return f"({name} f coll): did you mean ->> instead of ->?"
+    return None
+
+
+def _hashable(values) -> bool:
+    try:
+        for v in values:
+            hash(v)
+        return True
+    except TypeError:
+        return False
+
+
+def compile_regex(source: str, span: Span | None) -> Regex:
+    """A regex value from pattern text; a parse_error naming the problem when it is invalid."""
+    import regex as re_module
+    if len(source) > 1000:
+        raise PtcError("parse_error", f"regex of {len(source)} characters is longer than 1000",
+                       span)
+    try:
+        pattern = re_module.compile(_java_to_python_regex(source), re_module.V0)
+    except (re_module.error, ValueError, OverflowError, RecursionError) as e:
+        raise PtcError("parse_error", f"invalid regex #\"{source}\": {e}", span) from None
+    return Regex(source, pattern)
+
+
+def _java_to_python_regex(source: str) -> str:
+    # Java's possessive/atomic syntax is supported by `regex`; \Z and \z differ only at the end.
+    return source.replace("\\z", "\\Z")

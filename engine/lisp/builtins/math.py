@@ -1,0 +1,476 @@
+"""Numbers: arithmetic with 64-bit overflow checks, comparison, rounding, Math/ functions."""
+
+from __future__ import annotations
+
+import math
+
+from engine.lisp.builtins.registry import builtin, constant, variant
+from engine.lisp.builtins.support import checked_int, integer, number, type_error
+from engine.lisp.compare import compare, equals
+from engine.lisp.errors import error
+from engine.lisp.values import INT_MAX, INT_MIN, type_name
+
+_NUM = (int, float)
+
+
+def _add2(a, b):
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        r = a + b
+        if INT_MIN <= r <= INT_MAX:
+            return r
+        return checked_int(r)
+    if (ta is float or ta is int) and (tb is float or tb is int):
+        return a + b
+    raise type_error("+", "numbers", b if ta in _NUM else a)
+
+
+@builtin("+", "math")
+def add(*xs):
+    """(+ x y ...) sum; (+) is 0."""
+    total = 0
+    for x in xs:
+        total = _add2(total, x)
+    return total
+
+
+variant("+", 2)(_add2)
+
+
+def _sub2(a, b):
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        r = a - b
+        if INT_MIN <= r <= INT_MAX:
+            return r
+        return checked_int(r)
+    if (ta is float or ta is int) and (tb is float or tb is int):
+        return a - b
+    raise type_error("-", "numbers", b if ta in _NUM else a)
+
+
+@builtin("-", "math")
+def sub(x, *xs):
+    """(- x) negates; (- x y ...) subtracts."""
+    if not xs:
+        return checked_int(-number("-", x)) if type(x) is int else -number("-", x)
+    for y in xs:
+        x = _sub2(x, y)
+    return x
+
+
+variant("-", 2)(_sub2)
+
+
+def _mul2(a, b):
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        r = a * b
+        if INT_MIN <= r <= INT_MAX:
+            return r
+        return checked_int(r)
+    if (ta is float or ta is int) and (tb is float or tb is int):
+        return a * b
+    raise type_error("*", "numbers", b if ta in _NUM else a)
+
+
+@builtin("*", "math")
+def mul(*xs):
+    """(* x y ...) product; (*) is 1."""
+    total = 1
+    for x in xs:
+        total = _mul2(total, x)
+    return total
+
+
+variant("*", 2)(_mul2)
+
+
+def _div2(a, b):
+    a, b = number("/", a), number("/", b)
+    if b == 0:
+        if a == 0 or a != a:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1, b)
+    return a / b
+
+
+@builtin("/", "math")
+def div(x, *xs):
+    """(/ x y ...) always returns a float; dividing by zero gives ##Inf, ##-Inf or ##NaN."""
+    if not xs:
+        return _div2(1, x)
+    x = float(number("/", x))
+    for y in xs:
+        x = _div2(x, y)
+    return x
+
+
+variant("/", 2)(lambda a, b: float(_div2(a, b)))
+
+
+def _int_division(fname, a, b):
+    a, b = number(fname, a), number(fname, b)
+    if b == 0:
+        raise error("arithmetic_error", f"{fname}: division by zero")
+    return a, b
+
+
+@builtin("mod", "math")
+def mod(a, b):
+    """(mod a b) remainder with the sign of b (floored)."""
+    a, b = _int_division("mod", a, b)
+    if type(a) is float or type(b) is float:
+        r = math.fmod(a, b)
+        return r + b if r != 0 and (r < 0) != (b < 0) else r
+    return a % b
+
+
+@builtin("rem", "math")
+def rem(a, b):
+    """(rem a b) remainder with the sign of a (truncated)."""
+    a, b = _int_division("rem", a, b)
+    if type(a) is float or type(b) is float:
+        return math.fmod(a, b)
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+@builtin("quot", "math")
+def quot(a, b):
+    """(quot a b) integer division rounding toward zero."""
+    a, b = _int_division("quot", a, b)
+    if type(a) is float or type(b) is float:
+        return float(math.trunc(a / b))
+    q = abs(a) // abs(b)
+    return checked_int(q if (a < 0) == (b < 0) else -q)
+
+
+@builtin("inc", "math")
+def inc(x):
+    """(inc x) is x + 1."""
+    if type(x) is int:
+        return x + 1 if x < INT_MAX else checked_int(x + 1)
+    return number("inc", x) + 1
+
+
+@builtin("dec", "math")
+def dec(x):
+    """(dec x) is x - 1."""
+    if type(x) is int:
+        return x - 1 if x > INT_MIN else checked_int(x - 1)
+    return number("dec", x) - 1
+
+
+@builtin("abs", "math")
+def abs_(x):
+    """(abs x) absolute value."""
+    return checked_int(abs(x)) if type(x) is int else abs(number("abs", x))
+
+
+def _extreme(fname, xs, pick):
+    best = number(fname, xs[0])
+    for x in xs[1:]:
+        x = number(fname, x)
+        if x != x or best != best:
+            best = math.nan
+        elif pick(x, best):
+            best = x
+    return best
+
+
+@builtin("max", "math")
+def max_(x, *xs):
+    """(max x y ...) the largest number; for a collection use (apply max coll)."""
+    if not xs and type(x) is tuple:
+        raise type_error("max", "numbers", x, "(apply max coll) for a collection")
+    return _extreme("max", (x, *xs), lambda a, b: a > b)
+
+
+@builtin("min", "math")
+def min_(x, *xs):
+    """(min x y ...) the smallest number; for a collection use (apply min coll)."""
+    if not xs and type(x) is tuple:
+        raise type_error("min", "numbers", x, "(apply min coll) for a collection")
+    return _extreme("min", (x, *xs), lambda a, b: a < b)
+
+
+def _to_int(fname, x):
+    x = number(fname, x)
+    if type(x) is int:
+        return x
+    if x != x or math.isinf(x):
+        raise error("arithmetic_error", f"{fname}: cannot convert {x} to an integer")
+    return checked_int(int(x))
+
+
+@builtin("floor", "math", aliases=("Math/floor",))
+def floor(x):
+    """(floor x) largest integer not above x."""
+    return _to_int("floor", math.floor(number("floor", x)) if _finite(x) else x)
+
+
+@builtin("ceil", "math", aliases=("Math/ceil",))
+def ceil(x):
+    """(ceil x) smallest integer not below x."""
+    return _to_int("ceil", math.ceil(number("ceil", x)) if _finite(x) else x)
+
+
+@builtin("round", "math", aliases=("Math/round",))
+def round_(x):
+    """(round x) nearest integer, halves away from zero."""
+    x = number("round", x)
+    if type(x) is int:
+        return x
+    if not _finite(x):
+        return _to_int("round", x)
+    return _to_int("round", math.floor(abs(x) + 0.5) * (1 if x >= 0 else -1))
+
+
+@builtin("trunc", "math")
+def trunc(x):
+    """(trunc x) integer part of x, toward zero."""
+    return _to_int("trunc", x)
+
+
+def _finite(x) -> bool:
+    return type(x) is int or (type(x) is float and math.isfinite(x))
+
+
+@builtin("int", "math", aliases=("long",))
+def int_(x):
+    """(int x) truncates a number to an integer; (int "a") is the character's code."""
+    if type(x) is str and len(x) == 1:
+        return ord(x)
+    return _to_int("int", x)
+
+
+@builtin("double", "math", aliases=("float",))
+def double(x):
+    """(double x) the number as a float."""
+    return float(number("double", x))
+
+
+@builtin("sqrt", "math", aliases=("Math/sqrt",))
+def sqrt(x):
+    """(sqrt x) square root as a float; negative gives ##NaN."""
+    x = number("sqrt", x)
+    return math.sqrt(x) if x >= 0 else math.nan
+
+
+@builtin("pow", "math", aliases=("Math/pow",))
+def pow_(x, y):
+    """(pow x y) x to the power y, always a float."""
+    x, y = float(number("pow", x)), float(number("pow", y))
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        return math.nan
+
+
+def _unary_math(name, fn, doc):
+    def math_fn(x):
+        try:
+            return fn(float(number(name, x)))
+        except (ValueError, OverflowError):
+            return math.nan
+    math_fn.__name__ = math_fn.__qualname__ = "math_" + name.split("/")[-1]
+    math_fn.__doc__ = doc
+    builtin(name, "math")(math_fn)
+
+
+for _name, _fn in (("exp", math.exp), ("log", math.log), ("log10", math.log10),
+                   ("sin", math.sin), ("cos", math.cos), ("tan", math.tan),
+                   ("asin", math.asin), ("acos", math.acos), ("atan", math.atan),
+                   ("cbrt", lambda v: math.copysign(abs(v) ** (1 / 3), v))):
+    _unary_math(f"Math/{_name}", _fn, f"(Math/{_name} x) as in Java, a float.")
+
+constant("Math/PI", math.pi)
+constant("Math/E", math.e)
+constant("Double/POSITIVE_INFINITY", math.inf)
+constant("Double/NEGATIVE_INFINITY", -math.inf)
+constant("Double/NaN", math.nan)
+constant("Long/MAX_VALUE", INT_MAX)
+constant("Long/MIN_VALUE", INT_MIN)
+constant("Integer/MAX_VALUE", 2**31 - 1)
+constant("Integer/MIN_VALUE", -(2**31))
+
+
+# --- comparison -------------------------------------------------------------------------
+
+@builtin("=", "math", returns_bool=True)
+def eq(x, *xs):
+    """(= x y ...) structural equality; (= 1 1.0) is true."""
+    return all(equals(x, y) for y in xs)
+
+
+variant("=", 2)(equals)
+
+
+@builtin("not=", "math", returns_bool=True)
+def not_eq(x, *xs):
+    """(not= x y ...) true when some arguments differ."""
+    return not eq(x, *xs)
+
+
+@builtin("==", "math", returns_bool=True)
+def num_eq(x, *xs):
+    """(== x y ...) numeric equality."""
+    number("==", x)
+    return all(number("==", y) == x for y in xs)
+
+
+def _ordering(name, test):
+    def compare2(a, b):
+        ta, tb = type(a), type(b)
+        if (ta is int or ta is float) and (tb is int or tb is float):
+            return test(a, b)
+        if ta is str and tb is str:
+            return test(a, b)
+        _refuse(name, a, b)
+
+    def compare_all(x, *xs):
+        if not xs:
+            if type(x) not in (int, float, str):
+                _refuse(name, x, x)
+            return True
+        for y in xs:
+            if not compare2(x, y):
+                return False
+            x = y
+        return True
+    compare2.__name__ = compare2.__qualname__ = f"compare2_{test.__name__}"
+    compare_all.__name__ = compare_all.__qualname__ = f"compare_{test.__name__}"
+    compare_all.__doc__ = f"({name} x y ...) numbers with numbers or strings with strings."
+    builtin(name, "math", returns_bool=True)(compare_all)
+    variant(name, 2)(compare2)
+
+
+def _refuse(name, a, b):
+    raise error("type_error", f"{name} cannot compare {type_name(a)} with {type_name(b)}",
+                "compare numbers with numbers and strings with strings; check for nil first")
+
+
+def lt(a, b): return a < b
+def gt(a, b): return a > b
+def le(a, b): return a <= b
+def ge(a, b): return a >= b
+
+
+_ordering("<", lt)
+_ordering(">", gt)
+_ordering("<=", le)
+_ordering(">=", ge)
+
+
+@builtin("compare", "math")
+def compare_(a, b):
+    """(compare a b) -1, 0 or 1; nil sorts first."""
+    return compare(a, b)
+
+
+# --- numeric predicates -------------------------------------------------------------------
+
+@builtin("zero?", "predicates", returns_bool=True)
+def is_zero(x):
+    """(zero? x) x is 0."""
+    return number("zero?", x) == 0
+
+
+@builtin("pos?", "predicates", returns_bool=True)
+def is_pos(x):
+    """(pos? x) x > 0."""
+    return number("pos?", x) > 0
+
+
+@builtin("neg?", "predicates", returns_bool=True)
+def is_neg(x):
+    """(neg? x) x < 0."""
+    return number("neg?", x) < 0
+
+
+@builtin("even?", "predicates", returns_bool=True)
+def is_even(x):
+    """(even? n) for integers."""
+    if type(x) is int:
+        return x % 2 == 0
+    raise error("type_error" if type(x) is not float else "arithmetic_error",
+                f"even? expects an integer, got {type_name(x)}")
+
+
+@builtin("odd?", "predicates", returns_bool=True)
+def is_odd(x):
+    """(odd? n) for integers."""
+    return not is_even(x)
+
+
+@builtin("nan?", "predicates", returns_bool=True)
+def is_nan(x):
+    """(nan? x) x is ##NaN."""
+    return number("nan?", x) != x
+
+
+@builtin("infinite?", "predicates", returns_bool=True)
+def is_infinite(x):
+    """(infinite? x) x is ##Inf or ##-Inf."""
+    return type(number("infinite?", x)) is float and math.isinf(x)
+
+
+# --- bits -----------------------------------------------------------------------------
+
+def _wrap64(v: int) -> int:
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+@builtin("bit-and", "math")
+def bit_and(a, b, *more):
+    """(bit-and a b ...)"""
+    r = integer("bit-and", a)
+    for x in (b, *more):
+        r &= integer("bit-and", x)
+    return r
+
+
+@builtin("bit-or", "math")
+def bit_or(a, b, *more):
+    """(bit-or a b ...)"""
+    r = integer("bit-or", a)
+    for x in (b, *more):
+        r |= integer("bit-or", x)
+    return r
+
+
+@builtin("bit-xor", "math")
+def bit_xor(a, b, *more):
+    """(bit-xor a b ...)"""
+    r = integer("bit-xor", a)
+    for x in (b, *more):
+        r ^= integer("bit-xor", x)
+    return r
+
+
+@builtin("bit-not", "math")
+def bit_not(a):
+    """(bit-not a)"""
+    return ~integer("bit-not", a)
+
+
+@builtin("bit-shift-left", "math")
+def bit_shift_left(a, n):
+    """(bit-shift-left a n); overflow beyond 64 bits is an error."""
+    a, n = integer("bit-shift-left", a), integer("bit-shift-left", n)
+    if not 0 <= n < 64:
+        raise error("arithmetic_error", f"shift by {n} is out of range 0..63")
+    return checked_int(a << n)
+
+
+@builtin("bit-shift-right", "math")
+def bit_shift_right(a, n):
+    """(bit-shift-right a n) arithmetic shift."""
+    a, n = integer("bit-shift-right", a), integer("bit-shift-right", n)
+    if not 0 <= n < 64:
+        raise error("arithmetic_error", f"shift by {n} is out of range 0..63")
+    return a >> n

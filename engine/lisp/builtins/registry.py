@@ -1,0 +1,105 @@
+"""The one builtin registry: `@builtin("sort-by", category="collections")` on a plain function.
+
+Arity comes from the signature. The same registry drives the analyzer's arity errors, "did you
+mean" hints, namespace aliases (`str/join`, `Math/abs`), the LLM's function list and the test
+that every builtin has conformance cases.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine.lisp.values import FN_INFO, FnInfo
+
+CATEGORIES = ("core", "collections", "maps", "strings", "regex", "math", "predicates", "sets",
+              "functions", "output", "interop")
+
+
+@dataclass
+class Builtin:
+    name: str
+    fn: Callable
+    category: str
+    min_arity: int
+    max_arity: int | None          # None: variadic
+    doc: str
+    returns_bool: bool = False     # the compiler may test the result without a truthiness check
+    calls_fns: bool = False        # higher-order: may call back into user code
+    variants: dict[int, Callable] = field(default_factory=dict)   # fixed-arity fast paths
+    pyname: str = ""
+    constant: bool = False         # a value such as Math/PI, not a function
+
+    def arity_text(self) -> str:
+        if self.max_arity is None:
+            return f"at least {self.min_arity}"
+        if self.min_arity == self.max_arity:
+            return str(self.min_arity)
+        if self.max_arity == self.min_arity + 1:
+            return f"{self.min_arity} or {self.max_arity}"
+        return f"{self.min_arity} to {self.max_arity}"
+
+    def accepts(self, n: int) -> bool:
+        return n >= self.min_arity and (self.max_arity is None or n <= self.max_arity)
+
+
+BUILTINS: dict[str, Builtin] = {}
+_QUALNAMES: set[str] = set()   # arity errors name the builtin from the Python function name
+
+
+def _arity(fn) -> tuple[int, int | None]:
+    params = inspect.signature(fn).parameters.values()
+    lo = hi = 0
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            return lo, None
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            hi += 1
+            if p.default is p.empty:
+                lo += 1
+    return lo, hi
+
+
+def pyname_of(name: str) -> str:
+    """A Python identifier for a Lisp name: letters and digits kept, the rest escaped."""
+    return "b_" + re.sub(r"[^a-zA-Z0-9]", lambda m: f"_{ord(m.group()):x}_", name)
+
+
+def builtin(name: str, category: str = "core", *, returns_bool: bool = False,
+            calls_fns: bool = False, aliases: tuple[str, ...] = ()):
+    """Register the decorated function as builtin `name` (and under each alias)."""
+    def register(fn):
+        lo, hi = _arity(fn)
+        doc = inspect.getdoc(fn) or ""
+        if fn.__qualname__ in _QUALNAMES:
+            raise ValueError(f"builtin {name}: Python name {fn.__qualname__} is already used")
+        _QUALNAMES.add(fn.__qualname__)
+        for n in (name, *aliases):
+            if n in BUILTINS:
+                raise ValueError(f"builtin {n} registered twice")
+            BUILTINS[n] = Builtin(n, fn, category, lo, hi, doc, returns_bool, calls_fns,
+                                  pyname=pyname_of(n))
+        FN_INFO[fn] = FnInfo(name, None, ())
+        fn.builtin_name = name
+        return fn
+    return register
+
+
+def constant(name: str, value, category: str = "math") -> None:
+    """Register a named value such as `Math/PI`."""
+    BUILTINS[name] = Builtin(name, value, category, 0, 0, f"{name}: the constant {value!r}",
+                             pyname=pyname_of(name), constant=True)
+
+
+def variant(name: str, arity: int):
+    """Register a fast path of builtin `name` for exactly `arity` arguments."""
+    def register(fn):
+        BUILTINS[name].variants[arity] = fn
+        return fn
+    return register
+
+
+def lookup(name: str) -> Builtin | None:
+    return BUILTINS.get(name)

@@ -1,0 +1,98 @@
+"""Shared checks for builtins: argument types, collection views, result sizes."""
+
+from __future__ import annotations
+
+from engine.lisp.compare import key_order, map_items
+from engine.lisp.errors import error
+from engine.lisp.printer import pr_str
+from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, type_name
+
+
+def show(value) -> str:
+    """A short printed form of a value for error messages."""
+    return pr_str(value, limit=40)
+
+
+def type_error(fname: str, expected: str, got, hint: str | None = None):
+    return error("type_error", f"{fname} expects {expected}, got {type_name(got)} {show(got)}",
+                 hint)
+
+
+def number(fname: str, x):
+    t = type(x)
+    if t is int or t is float:
+        return x
+    raise type_error(fname, "a number", x)
+
+
+def integer(fname: str, x) -> int:
+    if type(x) is int:
+        return x
+    raise type_error(fname, "an integer", x)
+
+
+def checked_int(value: int) -> int:
+    """`value` if it fits in 64 bits, else an arithmetic_error, as in Clojure."""
+    if INT_MIN <= value <= INT_MAX:
+        return value
+    raise error("arithmetic_error", "integer overflow",
+                "use floats (such as 1.0) for very large numbers")
+
+
+def string(fname: str, x) -> str:
+    if type(x) is str:
+        return x
+    raise type_error(fname, "a string", x)
+
+
+def items(fname: str, coll) -> tuple | list | str:
+    """What sequence functions iterate: vectors, nil (empty), map entries (in key order),
+    set items (in canonical order) and string characters."""
+    t = type(coll)
+    if t is tuple:
+        return coll
+    if coll is None:
+        return ()
+    if t is Map:
+        return map_items(coll)
+    if t is frozenset:
+        return sorted(coll, key=key_order)
+    if t is str:
+        return coll
+    raise type_error(fname, "a collection", coll)
+
+
+def limits():
+    from engine.lisp.runtime import CURRENT
+    ctx = CURRENT.get(None)
+    if ctx is None:
+        from engine.lisp.limits import Limits
+        return Limits()
+    return ctx.limits
+
+
+def check_size(fname: str, n: int) -> int:
+    """Refuse to build a collection of `n` items before building it."""
+    cap = limits().collection_size
+    if n > cap:
+        raise error("memory_exceeded", f"{fname} would build {n} items, more than the limit "
+                                       f"of {cap}")
+    return n
+
+
+def check_length(fname: str, n: int) -> int:
+    """Refuse to build a string of `n` characters before building it."""
+    cap = limits().string_length
+    if n > cap:
+        raise error("memory_exceeded", f"{fname} would build a string of {n} characters, more "
+                                       f"than the limit of {cap}")
+    return n
+
+
+def keyword_or_string(x) -> str | None:
+    t = type(x)
+    if t is str:
+        return x
+    if t is Keyword:
+        return x.name
+    return None

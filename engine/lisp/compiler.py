@@ -1,0 +1,431 @@
+"""The compiler: nodes to a Python AST module, compiled once and run as ordinary Python.
+
+Every `fn` becomes a module-level factory taking the values it captures (so closures capture
+values, as in Clojure); `loop` and `for`/`doseq` become functions with a real `while`/`for`;
+`let` becomes walrus assignments; tail positions become statements, so `recur` is `continue`.
+User text only ever reaches the code as constants or as escaped identifiers, never as source.
+Every generated node carries its form's Span, so a runtime error knows its line and column.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from engine.lisp import nodes as N
+from engine.lisp.builtins.registry import BUILTINS
+from engine.lisp.values import FnInfo
+
+FILENAME = "<ptc>"
+_SIMPLE_CONSTANTS = (type(None), bool, int, float, str)
+
+
+def mangle(name: str) -> str:
+    """A user-namespace name as a Python identifier (reversible, ASCII only)."""
+    return "u_" + re.sub(r"[^a-zA-Z0-9]", lambda m: f"_{ord(m.group()):x}_", name)
+
+
+def demangle(pyname: str) -> str:
+    return re.sub(r"_([0-9a-f]+)_", lambda m: chr(int(m.group(1), 16)), pyname[2:])
+
+
+def _load(name: str) -> ast.Name:
+    return ast.Name(name, ast.Load())
+
+
+def _store(name: str) -> ast.Name:
+    return ast.Name(name, ast.Store())
+
+
+def _call(fn: str, *args) -> ast.Call:
+    return ast.Call(_load(fn), list(args), [])
+
+
+def _locate(tree, span):
+    if span is not None and isinstance(tree, (ast.expr, ast.stmt)) and not hasattr(tree, "lineno"):
+        tree.lineno, tree.col_offset = span.line, span.col - 1
+        tree.end_lineno, tree.end_col_offset = span.end_line, max(span.end_col - 1, 0)
+        if tree.end_lineno == tree.lineno and tree.end_col_offset < tree.col_offset:
+            tree.end_col_offset = tree.col_offset
+    return tree
+
+
+class Compiler:
+    """Compiles one top-level node; `constants` collects values the code reads as globals."""
+
+    def __init__(self):
+        self.module: list[ast.stmt] = []
+        self.constants: dict[str, object] = {}
+        self.fn_infos: dict[str, FnInfo] = {}
+        self.temp_count = 0
+
+    # --- entry -------------------------------------------------------------------------
+    def compile_top(self, frame: N.Frame, node) -> tuple[object, str]:
+        body = self.tail(node, None)
+        main = ast.FunctionDef(frame.pyname, _arguments([]), body, [], None)
+        self.module.append(_locate(main, getattr(node, "span", None)))
+        tree = ast.fix_missing_locations(ast.Module(self.module, []))
+        code = compile(tree, FILENAME, "exec")
+        return code, frame.pyname
+
+    def temp(self) -> str:
+        self.temp_count += 1
+        return f"_t{self.temp_count}"
+
+    def const(self, value) -> ast.expr:
+        if type(value) in _SIMPLE_CONSTANTS:
+            return ast.Constant(value)
+        name = f"_c{len(self.constants)}"
+        self.constants[name] = value
+        return _load(name)
+
+    # --- expressions -------------------------------------------------------------------
+    def expr(self, node) -> ast.expr:
+        method = getattr(self, "e_" + type(node).__name__)
+        return _locate(method(node), node.span)
+
+    def e_Const(self, n):
+        return self.const(n.value)
+
+    def e_LocalRef(self, n):
+        return _load(n.binding.pyname)
+
+    def e_GlobalRef(self, n):
+        return _load(mangle(n.name))
+
+    def e_BuiltinRef(self, n):
+        return _load(BUILTINS[n.name].pyname)
+
+    def e_DataRef(self, n):
+        return _call("_data", ast.Constant(n.key))
+
+    def e_VectorLit(self, n):
+        return ast.Tuple([self.expr(x) for x in n.items], ast.Load())
+
+    def e_MapLit(self, n):
+        flat = [self.expr(x) for pair in n.pairs for x in pair]
+        return _call("_make_map", ast.Tuple(flat, ast.Load()))
+
+    def e_SetLit(self, n):
+        return _call("_make_set", ast.Tuple([self.expr(x) for x in n.items], ast.Load()))
+
+    def e_If(self, n):
+        return ast.IfExp(self.test(n.test), self.expr(n.then), self.expr(n.else_))
+
+    def e_Do(self, n):
+        return _last([self.expr(x) for x in n.body])
+
+    def e_Let(self, n):
+        items = [ast.NamedExpr(_store(b.pyname), self.expr(v)) for b, v in n.steps]
+        return _last(items + [self.expr(n.body)])
+
+    def e_And(self, n):
+        return self._short_circuit(n.items, is_and=True)
+
+    def e_Or(self, n):
+        return self._short_circuit(n.items, is_and=False)
+
+    def _short_circuit(self, items, is_and: bool):
+        result = self.expr(items[-1])
+        for item in reversed(items[:-1]):
+            t = self.temp()
+            test = _truthy(ast.NamedExpr(_store(t), self.expr(item)), t)
+            # and: a falsy item is the result; or: a truthy item is the result
+            result = ast.IfExp(test, result, _load(t)) if is_and else \
+                ast.IfExp(test, _load(t), result)
+        return result
+
+    def e_Call(self, n):
+        args = [self.expr(a) for a in n.args]
+        fn = n.fn
+        if type(fn) is N.BuiltinRef:
+            b = BUILTINS[fn.name]
+            name = f"{b.pyname}__{len(args)}" if len(args) in b.variants else b.pyname
+            return ast.Call(_locate(_load(name), fn.span), args, [])
+        if type(fn) in (N.LocalRef, N.GlobalRef):
+            f = self.expr(fn)
+            callee = ast.IfExp(_is_function(self.expr(fn)), f, _call("_as_fn", self.expr(fn)))
+        else:
+            t = self.temp()
+            walrus = ast.NamedExpr(_store(t), self.expr(fn))
+            callee = ast.IfExp(_is_function(walrus), _load(t), _call("_as_fn", _load(t)))
+        return ast.Call(callee, args, [])
+
+    def e_Intrinsic(self, n):
+        args = [self.expr(a) for a in n.args]
+        if n.name == "is_missing":
+            return ast.Compare(args[0], [ast.Is()], [_load("_MISSING")])
+        return _call("_" + n.name, *args)
+
+    def e_ToolCall(self, n):
+        args = ast.Tuple([self.expr(a) for a in n.args], ast.Load())
+        return _call("_tool", ast.Constant(n.name), args)
+
+    def e_Fn(self, n):
+        factory = self.fn_factory(n)
+        return _call(factory, *[_load(b.pyname) for b in n.frame.captures])
+
+    def e_Letfn(self, n):
+        return _last(self.letfn_assignments(n, as_walrus=True) + [self.expr(n.body)])
+
+    def e_Loop(self, n):
+        return self.loop_function(n)
+
+    def e_For(self, n):
+        return self.for_function(n)
+
+    def e_Recur(self, n):
+        raise AssertionError("recur outside tail position reached the compiler")
+
+    # --- tests (Python truth of a PTC value) -------------------------------------------
+    def test(self, node) -> ast.expr:
+        if _is_boolean(node):
+            return self.expr(node)
+        if type(node) is N.LocalRef:
+            return _truthy(self.expr(node), node.binding.pyname)
+        t = self.temp()
+        return _truthy(ast.NamedExpr(_store(t), self.expr(node)), t)
+
+    # --- statements in tail position ----------------------------------------------------
+    def tail(self, node, recur) -> list[ast.stmt]:
+        """Statements that end by returning `node`'s value (or by recurring)."""
+        t = type(node)
+        span = node.span
+        if t is N.If:
+            stmt = ast.If(self.test(node.test), self.tail(node.then, recur),
+                          self.tail(node.else_, recur))
+            return [_locate(stmt, span)]
+        if t is N.Let:
+            stmts = [_locate(ast.Assign([_store(b.pyname)], self.expr(v)), v.span)
+                     for b, v in node.steps]
+            return stmts + self.tail(node.body, recur)
+        if t is N.Do:
+            stmts = [_locate(ast.Expr(self.expr(x)), x.span) for x in node.body[:-1]]
+            return stmts + self.tail(node.body[-1], recur)
+        if t is N.Letfn:
+            return [_locate(s, span) for s in self.letfn_assignments(node, as_walrus=False)] + \
+                self.tail(node.body, recur)
+        if t is N.Recur:
+            return self.recur(node, recur)
+        return [_locate(ast.Return(self.expr(node)), span)]
+
+    def recur(self, node: N.Recur, recur) -> list[ast.stmt]:
+        params, prologue = recur
+        span = node.span
+        stmts = _snippet("_n += 1\nif _n > _max_loop: _loop_limit()\n"
+                         "if _clock() > _deadline: _timeout()")
+        values = [self.expr(a) for a in node.args]
+        if len(params) == 1:
+            stmts.append(ast.Assign([_store(params[0].pyname)], values[0]))
+        elif params:
+            stmts.append(ast.Assign([ast.Tuple([_store(p.pyname) for p in params], ast.Store())],
+                                    ast.Tuple(values, ast.Load())))
+        stmts.extend(self.assignments(prologue))
+        stmts.append(ast.Continue())
+        return [_locate_tree(s, span) for s in stmts]
+
+    def assignments(self, steps) -> list[ast.stmt]:
+        return [_locate(ast.Assign([_store(b.pyname)], self.expr(v)), v.span) for b, v in steps]
+
+    # --- frames ------------------------------------------------------------------------
+    def fn_def(self, n: N.Fn) -> ast.FunctionDef:
+        """The Python function of a `fn`, to be placed inside its factory."""
+        name = self.fn_pyname(n)
+        label = n.label or (n.name.name if n.name else None)
+        arities = n.arities
+        if len(arities) == 1:
+            a = arities[0]
+            args = _arguments([p.pyname for p in a.params], a.rest.pyname if a.rest else None)
+            body = self.arity_body(a)
+        else:
+            args = _arguments([], "_args")
+            body = self.dispatch(arities, label)
+        body = self.guard(body, n.frame.leaf)
+        fn = ast.FunctionDef(name, args, body, [], None)
+        self.fn_infos[name] = FnInfo(label, _param_names(arities[0]), tuple(
+            _arity_text(a) for a in arities))
+        return _locate_tree(fn, n.span)
+
+    def fn_pyname(self, n: N.Fn) -> str:
+        """`fn_<mangled label>_<frame>`: arity errors read the label back from it."""
+        label = n.label or (n.name.name if n.name else "fn")
+        return f"fn_{mangle(label)[2:]}_{n.frame.pyname}"
+
+    def fn_factory(self, n: N.Fn) -> str:
+        factory = "mk_" + n.frame.pyname
+        inner = self.fn_def(n)
+        params = [b.pyname for b in n.frame.captures]
+        body = [inner]
+        if n.name is not None:   # (fn self [x] ...) refers to itself by name
+            body.append(ast.Assign([_store(n.name.pyname)], _load(inner.name)))
+        body.append(ast.Return(_load(inner.name)))
+        self.module.append(_locate_tree(ast.FunctionDef(factory, _arguments(params), body, [],
+                                                        None), n.span))
+        return factory
+
+    def arity_body(self, a: N.Arity) -> list[ast.stmt]:
+        prologue = self.assignments(a.prologue)
+        params = list(a.params) + ([a.rest] if a.rest else [])
+        body = self.tail(a.body, (params, a.prologue) if a.has_recur else None)
+        if a.has_recur:
+            return _snippet("_n = 0") + [ast.While(ast.Constant(True), prologue + body, [])]
+        return prologue + body
+
+    def dispatch(self, arities, label) -> list[ast.stmt]:
+        """Multi-arity: choose the arity by argument count."""
+        stmts: list[ast.stmt] = [ast.Assign([_store("_argc")], _call("_len", _load("_args")))]
+        for a in sorted(arities, key=lambda a: (a.rest is not None, len(a.params))):
+            count = len(a.params)
+            op = ast.GtE() if a.rest else ast.Eq()
+            unpack = []
+            if a.params:
+                target = ast.Tuple([_store(p.pyname) for p in a.params], ast.Store())
+                source = ast.Subscript(_load("_args"), ast.Slice(None, ast.Constant(count)),
+                                       ast.Load())
+                unpack.append(ast.Assign([target], source))
+            if a.rest:
+                rest = ast.Subscript(_load("_args"), ast.Slice(ast.Constant(count), None),
+                                     ast.Load())
+                unpack.append(ast.Assign([_store(a.rest.pyname)], rest))
+            test = ast.Compare(_load("_argc"), [op], [ast.Constant(count)])
+            stmts.append(ast.If(test, unpack + self.arity_body(a), []))
+        expected = " or ".join(_arity_text(a) for a in arities)
+        stmts.append(ast.Expr(_call("_arity_mismatch", ast.Constant(label or "fn"),
+                                    ast.Constant(expected), _load("_argc"))))
+        return stmts
+
+    def guard(self, body, leaf: bool) -> list[ast.stmt]:
+        """Deadline check on entry; non-leaf functions also count their nesting depth."""
+        check = _snippet("if _clock() > _deadline: _timeout()")
+        if leaf:
+            return check + body
+        enter = _snippet("_depth[0] += 1\nif _depth[0] > _max_depth: _too_deep()")
+        leave = _snippet("_depth[0] -= 1")
+        return check + enter + [ast.Try(body, [], [], leave)]
+
+    def letfn_assignments(self, n: N.Letfn, as_walrus: bool) -> list:
+        factory = "mk_" + n.frame.pyname
+        defs: list[ast.stmt] = []
+        for b, fn in n.fns:
+            inner = self.fn_def(fn)
+            defs += [inner, ast.Assign([_store(b.pyname)], _load(inner.name))]
+        returned = ast.Tuple([_load(b.pyname) for b, _ in n.fns], ast.Load())
+        params = [b.pyname for b in n.frame.captures]
+        self.module.append(_locate_tree(ast.FunctionDef(
+            factory, _arguments(params), defs + [ast.Return(returned)], [], None), n.span))
+        made = _call(factory, *[_load(b.pyname) for b in n.frame.captures])
+        t = self.temp()
+        if as_walrus:
+            items = [ast.NamedExpr(_store(t), made)]
+            items += [ast.NamedExpr(_store(b.pyname), _index(t, i)) for i, (b, _) in enumerate(n.fns)]
+            return items
+        stmts = [ast.Assign([_store(t)], made)]
+        stmts += [ast.Assign([_store(b.pyname)], _index(t, i)) for i, (b, _) in enumerate(n.fns)]
+        return stmts
+
+    def loop_function(self, n: N.Loop) -> ast.expr:
+        name = n.frame.pyname
+        params = [b.pyname for b in n.frame.captures]
+        init = self.assignments(n.steps)
+        counter = _snippet("_n = 0")
+        body = self.tail(n.body, (list(n.params), n.prologue))
+        fn = ast.FunctionDef(name, _arguments(params),
+                             init + counter + [ast.While(ast.Constant(True), body, [])], [], None)
+        self.module.append(_locate_tree(fn, n.span))
+        return _call(name, *[_load(p) for p in params])
+
+    def for_function(self, n: N.For) -> ast.expr:
+        name = n.frame.pyname
+        params = [b.pyname for b in n.frame.captures]
+        if n.collect:
+            value = self.expr(n.body)
+            innermost = [ast.Expr(ast.Call(ast.Attribute(_load("_out"), "append", ast.Load()),
+                                           [value], [])),
+                         *_snippet("if _len(_out) > _max_coll: _too_big()")]
+        else:
+            innermost = [ast.Expr(self.expr(n.body))]
+        body = innermost
+        for clause in reversed(n.clauses):
+            body = self.for_clause(clause, body)
+        start = _snippet("_out = []") if n.collect else []
+        end = [ast.Return(_call("_tuple", _load("_out")) if n.collect else ast.Constant(None))]
+        fn = ast.FunctionDef(name, _arguments(params), start + body + end, [], None)
+        self.module.append(_locate_tree(fn, n.span))
+        return _call(name, *[_load(p) for p in params])
+
+    def for_clause(self, c: N.ForClause, inner: list[ast.stmt]) -> list[ast.stmt]:
+        if c.kind == "bind":
+            check = _snippet("if _clock() > _deadline: _timeout()")
+            loop = ast.For(_store(c.item.pyname), _call("_iterate", self.expr(c.coll)),
+                           check + self.assignments(c.steps) + inner, [])
+            return [_locate_tree(loop, c.coll.span)]
+        if c.kind == "let":
+            return self.assignments(c.steps) + inner
+        jump = ast.Continue() if c.kind == "when" else ast.Break()
+        return [ast.If(ast.UnaryOp(ast.Not(), self.test(c.test)), [jump], [])] + inner
+
+
+def _snippet(text: str) -> list[ast.stmt]:
+    """Statements parsed from our own fixed text, without positions (they take the form's)."""
+    stmts = ast.parse(text).body
+    for node in stmts:
+        for sub in ast.walk(node):
+            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                if hasattr(sub, attr):
+                    delattr(sub, attr)
+    return stmts
+
+
+def _locate_tree(tree, span):
+    for node in ast.walk(tree):
+        _locate(node, span)
+    return tree
+
+
+def _arguments(names, vararg: str | None = None) -> ast.arguments:
+    return ast.arguments([], [ast.arg(n) for n in names], ast.arg(vararg) if vararg else None,
+                         [], [], None, [])
+
+
+def _last(items: list) -> ast.expr:
+    if len(items) == 1:
+        return items[0]
+    return ast.Subscript(ast.Tuple(items, ast.Load()), ast.Constant(-1), ast.Load())
+
+
+def _index(name: str, i: int) -> ast.expr:
+    return ast.Subscript(_load(name), ast.Constant(i), ast.Load())
+
+
+def _truthy(value: ast.expr, name: str) -> ast.expr:
+    """`value is not None and name is not False` (value may bind `name` with a walrus)."""
+    return ast.BoolOp(ast.And(), [ast.Compare(value, [ast.IsNot()], [ast.Constant(None)]),
+                                  ast.Compare(_load(name), [ast.IsNot()], [ast.Constant(False)])])
+
+
+def _is_function(value: ast.expr) -> ast.expr:
+    return ast.Compare(_call("_type", value), [ast.Is()], [_load("_Function")])
+
+
+def _is_boolean(node) -> bool:
+    t = type(node)
+    if t is N.Const:
+        return type(node.value) is bool
+    if t is N.Call and type(node.fn) is N.BuiltinRef:
+        return BUILTINS[node.fn.name].returns_bool
+    if t is N.Intrinsic:
+        return node.name == "is_missing"
+    if t is N.If:
+        return _is_boolean(node.then) and _is_boolean(node.else_)
+    return False
+
+
+def _param_names(a: N.Arity) -> tuple[str, ...]:
+    names = [p.name.strip() if not p.name.startswith(" ") else "_" for p in a.params]
+    if a.rest:
+        names += ["&", a.rest.name if not a.rest.name.startswith(" ") else "_"]
+    return tuple(names)
+
+
+def _arity_text(a: N.Arity) -> str:
+    return f"at least {len(a.params)}" if a.rest else str(len(a.params))

@@ -1,0 +1,328 @@
+"""`run`: read, analyze, compile and execute a program, one top-level form at a time.
+
+Forms run in order, as in Clojure: prints made before a failing form are kept. Whatever the
+program does, `run` returns a RunResult; a Python exception escaping from here is a bug.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import types
+import warnings
+from functools import partial
+
+from engine.lisp.analyzer import Analyzer
+from engine.lisp.builtins import BUILTINS
+from engine.lisp.compiler import FILENAME, Compiler, demangle
+from engine.lisp.convert import ConversionError, from_python
+from engine.lisp.errors import PtcError, Signal, Span
+from engine.lisp.limits import Limits
+from engine.lisp.reader import read
+from engine.lisp.results import RunResult
+from engine.lisp.runtime import CURRENT, RunContext, base_globals, start_globals
+from engine.lisp.values import FN_INFO, Map, type_name
+
+_BASE = base_globals()
+_BUILTIN_CODES = {}
+for _b in BUILTINS.values():
+    for _fn in (_b.fn, *_b.variants.values()):
+        if hasattr(_fn, "__code__"):
+            _BUILTIN_CODES.setdefault(_fn.__code__, _b.name)
+_BUILTIN_NAMES = {code.co_name: name for code, name in _BUILTIN_CODES.items()}
+
+
+def run(source: str, data=None, tools=None, memory=None, limits=None) -> RunResult:
+    """Run PTC-Lisp `source` and return its RunResult; never raises for any program.
+
+    `data` is read as `data/name`; `tools` maps names to Python callables (`tool/name`);
+    `memory` maps names defined by earlier runs to their values; `limits` overrides Limits.
+    Bad arguments from the host (not the program) raise ValueError.
+    """
+    limits = Limits.from_dict(limits)
+    data_map = _host_data(data, limits)
+    tools = _host_tools(tools)
+    memory = dict(memory or {})
+    started = time.perf_counter()
+    ctx = RunContext(limits, data_map, tools, started + limits.time_ms / 1000)
+    token = CURRENT.set(ctx)
+    value, signal, err = None, None, None
+    g: dict = {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g = start_globals(_BASE, ctx, {})
+            for name, v in memory.items():
+                g[_mangle(name)] = rebind(_memory_value(name, v, limits), g, {})
+            value = _execute(source, ctx, g, limits)
+    except Signal as s:
+        value, signal = s.value, s.kind
+    except Exception as e:  # every failure becomes the run's error, located in the source
+        err = _locate(translate(e), e.__traceback__)
+    finally:
+        CURRENT.reset(token)
+    if err is None:
+        err = _check_result(value, g, limits)
+    if err is not None:
+        value, signal, new_memory = None, None, memory
+    else:
+        new_memory = _memory_from(g, memory)
+    return RunResult(value, signal, err, ctx.prints, ctx.tool_calls, new_memory,
+                     ctx.definitions, round((time.perf_counter() - started) * 1000, 3))
+
+
+def _execute(source: str, ctx: RunContext, g: dict, limits: Limits):
+    if len(source) > limits.source_chars:
+        raise PtcError("parse_error", f"program of {len(source)} characters is longer than "
+                                      f"the limit of {limits.source_chars}")
+    forms = read(source, max_depth=limits.nesting_depth, max_symbols=limits.symbols,
+                 deadline=ctx.deadline)
+    analyzer = Analyzer()
+    value = None
+    for form in forms:
+        frame, node = analyzer.analyze_top(form)
+        compiler = Compiler()
+        code, main = compiler.compile_top(frame, node)
+        _register_fn_info(code, compiler.fn_infos)
+        g.update(compiler.constants)
+        exec(code, g)
+        value = g[main]()
+    return value
+
+
+def _register_fn_info(code, infos: dict) -> None:
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        info = infos.get(c.co_name)
+        if info is not None:
+            FN_INFO[c] = info
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+
+
+def _host_data(data, limits: Limits) -> Map:
+    if data is None:
+        return Map()
+    if not isinstance(data, (dict, Map)):
+        raise ValueError(f"data must be a dict of names to values, got {type(data).__name__}")
+    try:
+        return from_python(data, limits.nesting_depth, "data")
+    except ConversionError as e:
+        raise ValueError(str(e)) from None
+
+
+def _host_tools(tools) -> dict:
+    tools = dict(tools or {})
+    for name, fn in tools.items():
+        if not isinstance(name, str) or not callable(fn):
+            raise ValueError(f"tools must map names to callables; {name!r} is not")
+    return tools
+
+
+def _memory_value(name: str, value, limits: Limits):
+    if isinstance(value, (dict, list, set)):
+        try:
+            return from_python(value, limits.nesting_depth, f"memory {name}")
+        except ConversionError as e:
+            raise ValueError(str(e)) from None
+    return value
+
+
+def _mangle(name: str) -> str:
+    from engine.lisp.compiler import mangle
+    return mangle(name)
+
+
+def _memory_from(g: dict, before: dict) -> dict:
+    memory = dict(before)
+    for key, value in g.items():
+        if key.startswith("u_"):
+            memory[demangle(key)] = value
+    return memory
+
+
+def _check_result(value, g: dict, limits: Limits) -> PtcError | None:
+    """Values deeper than the nesting limit are refused at the end of the run."""
+    too_deep = _depth_exceeds(value, limits.nesting_depth)
+    if not too_deep:
+        for key, v in g.items():
+            if key.startswith("u_") and _depth_exceeds(v, limits.nesting_depth):
+                too_deep = True
+                break
+    if too_deep:
+        return PtcError("memory_exceeded", f"a value is nested deeper than "
+                                           f"{limits.nesting_depth} levels")
+    return None
+
+
+def _depth_exceeds(value, limit: int) -> bool:
+    """Whether `value` nests deeper than `limit`; shared parts are visited once."""
+    seen: set[int] = set()
+    stack = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        t = type(v)
+        if t is tuple or t is frozenset or t is Map:
+            if depth >= limit:
+                return True
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            items = v.values() if t is Map else v
+            stack.extend((x, depth + 1) for x in items)
+            if t is Map:
+                stack.extend((k, depth + 1) for k in v.keys())
+    return False
+
+
+# --- functions from earlier runs -----------------------------------------------------------
+
+def rebind(value, g: dict, memo: dict):
+    """`value` with every compiled function bound to this run's globals `g`, so that a
+    function defined in an earlier turn reads this run's limits, prints and definitions."""
+    t = type(value)
+    if t is types.FunctionType:
+        return _rebind_function(value, g, memo)
+    if t is partial:
+        return partial(rebind(value.func, g, memo), *[rebind(a, g, memo) for a in value.args])
+    if t is tuple:
+        items = tuple(rebind(v, g, memo) for v in value)
+        return value if all(a is b for a, b in zip(items, value)) else items
+    if t is Map:
+        changed = {k: rebind(v, g, memo) for k, v in value.items()}
+        return value if all(changed[k] is v for k, v in value.items()) else Map(changed)
+    return value
+
+
+def _rebind_function(fn, g: dict, memo: dict):
+    key = id(fn)
+    if key in memo:
+        return memo[key]
+    compiled = "_max_loop" in fn.__globals__
+    if not compiled and not fn.__closure__:
+        return fn
+    cells = tuple(types.CellType() for _ in fn.__closure__ or ())
+    new = types.FunctionType(fn.__code__, g if compiled else fn.__globals__, fn.__name__,
+                             fn.__defaults__, cells or None)
+    memo[key] = new
+    for cell, old in zip(cells, fn.__closure__ or ()):
+        try:
+            cell.cell_contents = rebind(old.cell_contents, g, memo)
+        except ValueError:  # an empty cell stays empty
+            pass
+    return new
+
+
+# --- errors ------------------------------------------------------------------------------
+
+_ARITY = re.compile(r"^(?:[\w.<>]*\.)?(\w+)\(\) (?:takes|missing) .*")
+_COUNTS = re.compile(r"takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
+
+
+def translate(e: BaseException) -> PtcError:
+    """Any exception from a run as the PtcError the program's author can act on."""
+    if isinstance(e, PtcError):
+        return e
+    if isinstance(e, RecursionError):
+        return PtcError("recursion_limit_exceeded", "nesting too deep (recursion or data)",
+                        None, "use loop/recur or reduce instead of deep recursion")
+    if isinstance(e, MemoryError):
+        return PtcError("memory_exceeded", "out of memory")
+    if isinstance(e, (ZeroDivisionError, OverflowError)):
+        return PtcError("arithmetic_error", "division by zero" if isinstance(
+            e, ZeroDivisionError) else "number out of range")
+    if isinstance(e, NameError):
+        return _unbound(e)
+    if isinstance(e, TypeError):
+        arity = _arity_error(str(e))
+        if arity is not None:
+            return arity
+    return _type_error(e)
+
+
+def _unbound(e: NameError) -> PtcError:
+    import difflib
+    name = getattr(e, "name", None) or ""
+    lisp = demangle(name) if name.startswith("u_") else name
+    candidates = [n for n in BUILTINS if "/" not in n]
+    close = difflib.get_close_matches(lisp, candidates, n=1, cutoff=0.8)
+    hint = f"did you mean {close[0]}?" if close else None
+    if "_" in lisp and lisp.replace("_", "-") in BUILTINS:
+        hint = f"use hyphens: {lisp.replace('_', '-')}"
+    if hint is None:
+        hint = "define it first with (def name value), or use data/name for input data"
+    return PtcError("unbound_var", f"undefined symbol: {lisp}", None, hint)
+
+
+def _arity_error(text: str) -> PtcError | None:
+    m = _ARITY.match(text)
+    if not m:
+        return None
+    pyname = m.group(1)
+    counts = _COUNTS.search(text)
+    got = f", got {counts.group(3)}" if counts else ""
+    if pyname in _BUILTIN_NAMES:
+        b = BUILTINS[_BUILTIN_NAMES[pyname]]
+        return PtcError("arity_error", f"{b.name} expects {b.arity_text()} arguments{got}")
+    if pyname.startswith("fn_"):
+        label = demangle("u_" + pyname[3:].rsplit("_fn_", 1)[0])
+        expected = ""
+        if counts:
+            lo, hi = counts.group(1), counts.group(2)
+            expected = f" {lo} to {hi}" if lo else f" {hi}"
+        return PtcError("arity_mismatch", f"{label} expects{expected} arguments{got}")
+    return None
+
+
+def _type_error(e: Exception) -> PtcError:
+    name, args = _failing_builtin(e.__traceback__)
+    if name is None:
+        return PtcError("type_error", "invalid argument types")
+    types_text = ", ".join(type_name(a) for a in args)
+    return PtcError("type_error", f"{name}: invalid argument types: {types_text}", None,
+                    _builtin_hint(name))
+
+
+def _failing_builtin(tb):
+    name, args = None, ()
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code in _BUILTIN_CODES:
+            name = _BUILTIN_CODES[code]
+            local = tb.tb_frame.f_locals
+            args = tuple(local[v] for v in code.co_varnames[:code.co_argcount] if v in local)
+            if code.co_flags & 0x04:
+                args += tuple(local.get(code.co_varnames[code.co_argcount], ()))
+        tb = tb.tb_next
+    return name, args
+
+
+def _builtin_hint(name: str) -> str | None:
+    b = BUILTINS.get(name)
+    if b is None or not b.doc:
+        return None
+    return b.doc.splitlines()[0]
+
+
+def _locate(err: PtcError, tb) -> PtcError:
+    if err.span is not None:
+        return err
+    span = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == FILENAME:
+            span = _position(code, tb.tb_lasti) or span
+        tb = tb.tb_next
+    return err.with_span(span)
+
+
+def _position(code, lasti: int) -> Span | None:
+    if lasti < 0:
+        return None
+    for i, pos in enumerate(code.co_positions()):
+        if i == lasti // 2:
+            line, end_line, col, end_col = pos
+            if line is None or col is None:
+                return None
+            return Span(line, col + 1, end_line or line, (end_col or col) + 1)
+    return None

@@ -1,0 +1,324 @@
+"""The reader: PTC-Lisp source text to forms, each with its line and column.
+
+Tokens come from lark's lexer, built once from the terminals of `grammar.lark`. Forms are
+assembled here by a delimiter stack rather than by lark's LALR parser: the stack knows which
+delimiter is unclosed and where it opened, which is the error an LLM can act on, and it is
+several times faster. A test checks that both agree on the grammar's `start` rule.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters
+from lark.lexer import BasicLexer, LexerState
+from lark.utils import TextSlice
+
+from engine.lisp.errors import PtcError, Span
+from engine.lisp.forms import (Const, FnLiteral, ListForm, MapForm, RegexForm, SetForm, Sym,
+                               VarQuote, VectorForm)
+from engine.lisp.values import INT_MAX, INT_MIN, Keyword
+
+GRAMMAR = (Path(__file__).parent / "grammar.lark").read_text()
+PARSER = Lark(GRAMMAR, parser="lalr", lexer="basic", propagate_positions=True)
+_LEXER = BasicLexer(PARSER.lexer_conf)
+
+_OPENERS = {"LPAR": ("(", ")", ListForm), "LSQB": ("[", "]", VectorForm),
+            "LBRACE": ("{", "}", MapForm)}
+_CLOSERS = {"RPAR": ")", "RSQB": "]", "RBRACE": "}"}
+_NAMES = {"(": "parentheses", "[": "brackets", "{": "braces", "#{": "braces", "#(": "parentheses"}
+_CHAR_NAMES = {"newline": "\n", "space": " ", "tab": "\t", "return": "\r",
+               "backspace": "\b", "formfeed": "\f"}
+_STRING_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "f": "\f", "r": "\r", '"': '"',
+                   "'": "'", "\\": "\\"}
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[0-3][0-7]{0,2}|[4-7][0-7]?|.)", re.S)
+_INT = re.compile(r"([+-]?)(?:(0[xX][0-9a-fA-F]+)|(0[0-7]+)|([1-9][0-9]*|0)|([0-9]+)[rR]([0-9a-zA-Z]+))N?")
+_FLOAT = re.compile(r"[+-]?[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?M?")
+_RATIO = re.compile(r"([+-]?[0-9]+)/([0-9]+)")
+# Characters that must not hide in code: NUL and controls, zero-width and bidi controls.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+                        "\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
+
+_RMACRO_HINTS = {
+    "'": ("quote ('x) is not supported", "use a vector [1 2 3] for data, a keyword or string for a name"),
+    "`": ("syntax-quote (`) is not supported", "there are no macros; write the code directly"),
+    "~": ("unquote (~) is not supported", "there are no macros; write the code directly"),
+    "~@": ("unquote-splicing (~@) is not supported", "there are no macros; write the code directly"),
+    "@": ("deref (@x) is not supported", "there are no atoms: use let, def, or reduce"),
+    "^": ("metadata (^) is not supported", "remove the type hint or metadata"),
+    "#?": ("reader conditionals (#?) are not supported", "write the form for one platform"),
+    "#?@": ("reader conditionals (#?@) are not supported", "write the form for one platform"),
+    "#=": ("read-eval (#=) is not supported", "write the expression directly"),
+    "#:": ("namespaced maps (#:ns{...}) are not supported", "write each key in full: {:ns/k v}"),
+    "#": ("unexpected '#'", "# starts #{set}, #(fn), #\"regex\", #'var or #_ discard"),
+}
+
+
+def parse_error(message: str, span: Span | None, hint: str | None = None) -> PtcError:
+    return PtcError("parse_error", message, span, hint)
+
+
+def _span(tok, end=None) -> Span:
+    end = end or tok
+    return Span(tok.line, tok.column, end.end_line, end.end_column)
+
+
+def tokens(source: str, deadline: float | None = None):
+    """Lark tokens of `source`, checking `deadline` (a perf_counter time) as it goes."""
+    state = LexerState(TextSlice(source, 0, len(source)))
+    count = 0
+    try:
+        for tok in _LEXER.lex(state, None):
+            count += 1
+            if deadline is not None and count % 512 == 0 and time.perf_counter() > deadline:
+                raise PtcError("timeout", "reading the program took longer than the time limit")
+            yield tok
+    except UnexpectedCharacters as e:
+        char = source[e.pos_in_stream] if e.pos_in_stream < len(source) else ""
+        span = Span(e.line, e.column, e.line, e.column + 1)
+        raise parse_error(f"unexpected character {_describe(char)} at {e.line}:{e.column}", span) from None
+
+
+def _describe(char: str) -> str:
+    if char.isprintable() and not _FORBIDDEN.match(char):
+        return repr(char)
+    return f"U+{ord(char):04X}"
+
+
+class _Frame:
+    __slots__ = ("open", "close", "kind", "token", "items", "prefixes")
+
+    def __init__(self, open_, close, kind, token):
+        self.open, self.close, self.kind, self.token = open_, close, kind, token
+        self.items: list = []
+        self.prefixes: list = []
+
+
+def read(source: str, *, max_depth: int = 100, max_symbols: int = 10_000,
+         deadline: float | None = None) -> list:
+    """All top-level forms of `source`. Stray closing delimiters at top level are ignored."""
+    if source.startswith("\ufeff"):
+        source = source[1:]
+    top = _Frame("", "", None, None)
+    stack = [top]
+    names: set[str] = set()
+    for tok in tokens(source, deadline):
+        kind = tok.type
+        frame = stack[-1]
+        if kind in _OPENERS or kind in ("__ANON_0", "__ANON_1"):
+            open_, close, form_kind = _OPENERS.get(kind) or (
+                ("#{", "}", SetForm) if kind == "__ANON_0" else ("#(", ")", FnLiteral))
+            if len(stack) > max_depth:
+                raise parse_error(f"forms nested deeper than {max_depth} levels", _span(tok))
+            stack.append(_Frame(open_, close, form_kind, tok))
+            continue
+        if kind in _CLOSERS:
+            if frame is top:
+                continue  # LLMs add stray closers after complete forms
+            if _CLOSERS[kind] != frame.close:
+                raise parse_error(
+                    f"mismatched delimiter: '{tok.value}' at {tok.line}:{tok.column} cannot close "
+                    f"'{frame.open}' opened at {frame.token.line}:{frame.token.column}",
+                    _span(tok), f"close '{frame.open}' with '{frame.close}'")
+            if frame.prefixes:
+                _dangling_prefix(frame.prefixes[-1])
+            stack.pop()
+            _add(stack[-1], _build(frame, tok))
+            continue
+        if kind in ("__ANON_2", "__ANON_3"):  # #' and #_
+            frame.prefixes.append(tok)
+            continue
+        form = _atom(tok, names)
+        _add(frame, form)
+    if len(stack) > 1:
+        raise _unclosed(stack[1:])
+    if top.prefixes:
+        _dangling_prefix(top.prefixes[-1])
+    if len(names) > max_symbols:
+        raise PtcError("symbol_limit_exceeded", f"program contains {len(names)} unique symbols "
+                       f"and keywords, more than the limit of {max_symbols}")
+    return top.items
+
+
+def _add(frame: _Frame, form) -> None:
+    while frame.prefixes:
+        prefix = frame.prefixes.pop()
+        if prefix.value == "#_":
+            return
+        form = VarQuote(form, _span(prefix, _end_token(form)))
+    frame.items.append(form)
+
+
+class _EndPos:
+    __slots__ = ("end_line", "end_column")
+
+    def __init__(self, span: Span):
+        self.end_line, self.end_column = span.end_line, span.end_col
+
+
+def _end_token(form):
+    return _EndPos(form.span)
+
+
+def _dangling_prefix(tok):
+    raise parse_error(f"'{tok.value}' at {tok.line}:{tok.column} must be followed by a form",
+                      _span(tok))
+
+
+def _unclosed(frames: list) -> PtcError:
+    outer = frames[0]
+    opens = [f.open for f in frames]
+    if len(set(opens)) == 1:
+        what = _NAMES[outer.open]
+        message = (f"unbalanced {what}: {len(frames)} unclosed '{outer.open}' opened at "
+                   f"{outer.token.line}:{outer.token.column}")
+    else:
+        listed = ", ".join(f"'{f.open}' at {f.token.line}:{f.token.column}" for f in frames)
+        message = f"unbalanced delimiters: {len(frames)} unclosed: {listed}"
+    closers = "".join(f.close for f in reversed(frames))
+    return parse_error(message, _span(outer.token), f"add {closers} at the end of the form")
+
+
+def _build(frame: _Frame, close_tok):
+    span = _span(frame.token, close_tok)
+    items = tuple(frame.items)
+    if frame.kind is MapForm and len(items) % 2:
+        raise parse_error(f"map literal at {span} has {len(items)} forms; it needs key/value pairs",
+                          span, "every key needs a value")
+    return frame.kind(items, span)
+
+
+def _atom(tok, names: set):
+    kind, text = tok.type, tok.value
+    span = _span(tok)
+    if kind == "SYMBOL":
+        _check_code_chars(text, tok)
+        if text == "nil":
+            return Const(None, span)
+        if text == "true":
+            return Const(True, span)
+        if text == "false":
+            return Const(False, span)
+        names.add(text)
+        return _symbol(text, span)
+    if kind == "KEYWORD":
+        _check_code_chars(text, tok)
+        names.add(text)
+        return Const(_keyword(text, span), span)
+    if kind == "NUMBER":
+        _check_code_chars(text, tok)
+        return Const(_number(text, span), span)
+    if kind == "STRING":
+        return Const(_unescape(text[1:-1], span), span)
+    if kind == "CHAR":
+        return Const(_char(text[1:], span), span)
+    if kind == "REGEX":
+        return RegexForm(text[2:-1], span)
+    if kind == "SPECIAL_FLOAT":
+        values = {"##Inf": float("inf"), "##-Inf": float("-inf"), "##NaN": float("nan")}
+        if text not in values:
+            raise parse_error(f"unknown symbolic value {text}", span, "use ##Inf, ##-Inf or ##NaN")
+        return Const(values[text], span)
+    if kind == "RMACRO":
+        message, hint = _RMACRO_HINTS.get(text) or (
+            f"tagged literals ({text}...) are not supported", "write the value as a string")
+        raise parse_error(f"{message} (at {tok.line}:{tok.column})", span, hint)
+    raise parse_error(f"unexpected {text!r}", span)
+
+
+def _check_code_chars(text: str, tok) -> None:
+    bad = _FORBIDDEN.search(text)
+    if bad:
+        col = tok.column + bad.start()
+        raise parse_error(f"invisible or control character U+{ord(bad.group()):04X} at "
+                          f"{tok.line}:{col}", Span(tok.line, col, tok.line, col + 1),
+                          "remove it; such characters are only allowed inside strings")
+
+
+def _symbol(text: str, span: Span) -> Sym:
+    if text == "/" or "/" not in text:
+        return Sym(None, text, span)
+    ns, _, name = text.partition("/")
+    if not ns or not name or ("/" in name and name != "/"):
+        raise parse_error(f"invalid symbol {text}", span)
+    return Sym(ns, name, span)
+
+
+def _keyword(text: str, span: Span) -> Keyword:
+    name = text[1:]
+    if name.startswith(":"):
+        raise parse_error(f"auto-resolved keywords ({text}) are not supported", span,
+                          f"write :{name.lstrip(':')}")
+    if not name or name.endswith("/") or name.startswith("/"):
+        raise parse_error(f"invalid keyword {text}", span)
+    return Keyword(name)
+
+
+def _number(text: str, span: Span):
+    m = _INT.fullmatch(text)
+    if m:
+        sign, hex_, octal, dec, radix, digits = m.groups()
+        if len(text) > 40:
+            raise _out_of_range(text, span)
+        try:
+            if hex_:
+                value = int(hex_[2:], 16)
+            elif octal:
+                value = int(octal, 8)
+            elif dec:
+                value = int(dec)
+            else:
+                value = int(digits, int(radix))
+        except ValueError:
+            raise parse_error(f"invalid number {text}", span) from None
+        value = -value if sign == "-" else value
+        if not INT_MIN <= value <= INT_MAX:
+            raise _out_of_range(text, span)
+        return value
+    if _FLOAT.fullmatch(text):
+        return float(text.rstrip("M"))
+    m = _RATIO.fullmatch(text)
+    if m:
+        numerator, denominator = int(m.group(1)), int(m.group(2))
+        if denominator == 0:
+            raise parse_error(f"invalid ratio {text}: division by zero", span)
+        return numerator / denominator
+    raise parse_error(f"invalid number {text}", span)
+
+
+def _out_of_range(text: str, span: Span) -> PtcError:
+    return PtcError("parse_error", f"integer {text[:30]} does not fit in 64 bits", span,
+                    "integers are 64-bit; use a float such as 1.0e20")
+
+
+def _unescape(body: str, span: Span) -> str:
+    if "\\" not in body:
+        return body
+
+    def replace(m):
+        esc = m.group(1)
+        if esc in _STRING_ESCAPES:
+            return _STRING_ESCAPES[esc]
+        if esc[0] == "u":
+            return chr(int(esc[1:], 16))
+        if esc[0].isdigit():
+            return chr(int(esc, 8))
+        raise parse_error(f"unsupported escape \\{esc} in string", span,
+                          f"write \\\\{esc} for a backslash, or use a regex literal #\"...\"")
+    return _ESCAPE.sub(replace, body)
+
+
+def _char(text: str, span: Span) -> str:
+    if len(text) == 1:
+        return text
+    if text in _CHAR_NAMES:
+        return _CHAR_NAMES[text]
+    if re.fullmatch(r"u[0-9a-fA-F]{4}", text):
+        return chr(int(text[1:], 16))
+    if re.fullmatch(r"o[0-7]{1,3}", text) and int(text[1:], 8) <= 0o377:
+        return chr(int(text[1:], 8))
+    raise parse_error(f"unsupported character literal \\{text}", span,
+                      "a character is \\a, \\newline, \\space, \\tab or \\uXXXX")

@@ -1,0 +1,295 @@
+"""The run context (prints, tool calls, definitions, limits) and the helpers compiled code calls.
+
+Nothing here is shared between runs except immutable functions: each run gets its own
+RunContext and its own globals dict, made from BASE_GLOBALS.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+import types
+from contextvars import ContextVar
+
+from engine.lisp.access import MISSING, as_fn, flex_lookup, keyword_call
+from engine.lisp.compiler import mangle
+from engine.lisp.convert import ConversionError, from_python, to_python
+from engine.lisp.errors import PtcError, Signal, error
+from engine.lisp.limits import Limits
+from engine.lisp.results import Definition, ToolCall
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var, is_fn, type_name
+
+CURRENT: ContextVar["RunContext"] = ContextVar("ptc_run")
+
+
+def current() -> "RunContext":
+    return CURRENT.get()
+
+
+class RunContext:
+    """Everything one run records and needs."""
+
+    def __init__(self, limits: Limits, data: Map, tools: dict, deadline: float):
+        self.limits = limits
+        self.data = data
+        self.tools = tools
+        self.deadline = deadline
+        self.prints: list[str] = []
+        self.print_chars = 0
+        self.tool_calls: list[ToolCall] = []
+        self.definitions: list[Definition] = []
+        self.globals: dict = {}
+
+    # --- called by compiled code ----------------------------------------------------------
+    def define(self, name: str, value, doc):
+        self.globals[mangle(name)] = value
+        self.definitions.append(Definition(name, doc, is_fn(value)))
+        return Var(name)
+
+    def data_get(self, key: str):
+        return flex_lookup(self.data, key, None)
+
+    def add_print(self, text: str) -> None:
+        cap = self.limits.print_chars
+        if len(text) > cap:
+            text = text[:cap] + "..."
+        self.print_chars += len(text)
+        if self.print_chars > self.limits.print_total_chars:
+            raise error("output_limit_exceeded",
+                        f"printed more than {self.limits.print_total_chars} characters",
+                        "print less: a sample, a count, or (take 5 coll)")
+        self.prints.append(text)
+
+    def call_tool(self, name: str, args: tuple):
+        if len(self.tool_calls) >= self.limits.tool_calls:
+            raise error("tool_limit_exceeded", f"more than {self.limits.tool_calls} tool calls")
+        fn = self.tools.get(name)
+        if fn is None:
+            available = ", ".join(sorted(self.tools)) or "none"
+            raise error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
+        try:
+            positional, named = tool_arguments(fn, args)
+        except ConversionError as e:
+            raise error("type_error", f"tool/{name}: {e}") from None
+        start = time.perf_counter()
+        try:
+            result = fn(*positional, **named)
+            value = from_python(result, self.limits.nesting_depth, f"result of tool/{name}")
+        except Exception as e:  # the tool's own failure, reported to the program as data
+            message = str(e) if isinstance(e, ConversionError) else _exception_text(e)
+            self._record(name, args, None, message, start)
+            raise error("tool_error", f"tool/{name} failed: {message}") from None
+        self._record(name, args, value, None, start)
+        return value
+
+    def _record(self, name, args, value, message, start) -> None:
+        elapsed = time.perf_counter() - start
+        # time spent inside tools does not count against the program's time limit
+        self.deadline += elapsed
+        self.globals["_deadline"] = self.deadline
+        self.tool_calls.append(ToolCall(name, args, value, message, round(elapsed * 1000, 3)))
+
+
+def _exception_text(e: Exception) -> str:
+    text = str(e)
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def tool_arguments(fn, args: tuple) -> tuple[list, dict]:
+    """Python arguments for a tool: keyword arguments when a map's keys (or keyword/value
+    pairs) all name parameters of `fn`, else positional plain values."""
+    if len(args) == 1 and type(args[0]) is Map:
+        pairs = dict(args[0].items())
+    elif len(args) >= 2 and len(args) % 2 == 0 and all(type(k) is Keyword for k in args[0::2]):
+        pairs = dict(zip(args[0::2], args[1::2]))
+    else:
+        return [to_python(a) for a in args], {}
+    plain = {(k.name if type(k) is Keyword else k): to_python(v) for k, v in pairs.items()}
+    named = _as_parameters(fn, plain)
+    if named is not None:
+        return [], named
+    return [plain], {}
+
+
+def _as_parameters(fn, plain: dict) -> dict | None:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return None
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    named = {}
+    for key in plain:
+        if type(key) is not str:
+            return None
+        name = key if key in params else key.replace("-", "_")
+        if name not in params and not takes_any:
+            return None
+        if name in params and params[name].kind in (inspect.Parameter.VAR_POSITIONAL,
+                                                    inspect.Parameter.POSITIONAL_ONLY):
+            return None
+        named[name if name.isidentifier() else key] = plain[key]
+    return named
+
+
+# --- helpers of compiled code -----------------------------------------------------------
+
+def _timeout():
+    ms = current().limits.time_ms
+    raise error("timeout", f"execution exceeded the time limit of {ms} ms",
+                "do less work per turn: fewer items, or no deep recursion")
+
+
+def _too_deep():
+    depth = current().limits.recursion_depth
+    raise error("recursion_limit_exceeded", f"more than {depth} nested function calls",
+                "use loop/recur or reduce instead of deep recursion")
+
+
+def _loop_limit():
+    n = current().limits.loop_iterations
+    raise error("loop_limit_exceeded", f"loop ran more than {n} iterations",
+                "use reduce, map or filter over the collection instead of loop/recur")
+
+
+def _too_big():
+    n = current().limits.collection_size
+    raise error("memory_exceeded", f"collection larger than {n} items")
+
+
+def _arity_mismatch(label: str, expected: str, got: int):
+    raise error("arity_mismatch", f"{label} expects {expected} arguments, got {got}")
+
+
+def _make_map(flat: tuple):
+    if not flat:
+        return EMPTY_MAP
+    try:
+        return Map(zip(flat[0::2], flat[1::2]))
+    except TypeError:
+        raise error("type_error", "a map key must not be a function or contain a map value "
+                                  "that cannot be compared") from None
+
+
+def _make_set(items: tuple):
+    try:
+        return frozenset(items)
+    except TypeError:
+        raise error("type_error", "a set item must be comparable data") from None
+
+
+def _seq_pattern(value):
+    t = type(value)
+    if t is tuple:
+        return value
+    if value is None:
+        return ()
+    if t is str:
+        return tuple(value)
+    raise error("destructure_error", f"cannot destructure a {type_name(value)} with a vector "
+                                     "pattern; it needs a vector or nil",
+                "use a map pattern {:keys [...]} for maps")
+
+
+def _keyword_arguments(rest: tuple):
+    """The rest arguments `:a 1 :b 2` (or one trailing map) of `[& {:keys [a b]}]` as a map."""
+    if len(rest) == 1 and type(rest[0]) is Map:
+        return rest[0]
+    if len(rest) % 2 == 0:
+        try:
+            return Map(zip(rest[0::2], rest[1::2]))
+        except TypeError:
+            pass
+    raise error("destructure_error", "keyword arguments must come in key value pairs")
+
+
+def _map_pattern(value):
+    t = type(value)
+    if t is Map or value is None:
+        return value
+    raise error("destructure_error", f"cannot destructure a {type_name(value)} with a map "
+                                     "pattern; it needs a map or nil",
+                "use a vector pattern [a b] for vectors")
+
+
+def _nth_or_nil(seq: tuple, i: int):
+    return seq[i] if i < len(seq) else None
+
+
+def _nthrest(seq: tuple, i: int):
+    return seq[i:]
+
+
+def _dget(m, key):
+    if m is None:
+        return None
+    return flex_lookup(m, key, None)
+
+
+def _dget_or_missing(m, key):
+    if m is None:
+        return MISSING
+    return flex_lookup(m, key, MISSING)
+
+
+def _no_match(value):
+    from engine.lisp.printer import pr_str
+    raise error("no_matching_clause", f"no matching clause for {pr_str(value, limit=60)}",
+                "add a default as the last form")
+
+
+def _return(value):
+    raise Signal("return", value)
+
+
+def _fail(value):
+    raise Signal("fail", value)
+
+
+def _iterate(coll):
+    """What doseq and for iterate over: items, map entries, characters; nil is empty."""
+    t = type(coll)
+    if t is tuple:
+        return coll
+    if coll is None:
+        return ()
+    if t is Map:
+        from engine.lisp.compare import map_items
+        return map_items(coll)
+    if t is frozenset:
+        from engine.lisp.compare import key_order
+        return sorted(coll, key=key_order)
+    if t is str:
+        return coll
+    raise error("type_error", f"expected a collection to iterate over, got {type_name(coll)}")
+
+
+def base_globals() -> dict:
+    """What every run's globals start from: builtins and the helpers above."""
+    from engine.lisp.builtins import BUILTINS
+    from engine.lisp.where import where
+    g = {"__builtins__": {}, "_len": len, "_tuple": tuple, "_type": type,
+         "_Function": types.FunctionType, "_clock": time.perf_counter, "_MISSING": MISSING,
+         "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where}
+    for name, value in globals().items():
+        if name.startswith("_") and callable(value) and not name.startswith("__"):
+            g.setdefault(name, value)
+    for b in BUILTINS.values():
+        g[b.pyname] = b.fn
+        for n, fn in b.variants.items():
+            g[f"{b.pyname}__{n}"] = fn
+    return g
+
+
+def start_globals(base: dict, ctx: RunContext, memory: dict) -> dict:
+    g = dict(base)
+    limits = ctx.limits
+    g.update({"_deadline": ctx.deadline, "_depth": [0], "_max_depth": limits.recursion_depth,
+              "_max_loop": limits.loop_iterations, "_max_coll": limits.collection_size,
+              "_define": ctx.define, "_data": ctx.data_get, "_tool": ctx.call_tool})
+    for name, value in memory.items():
+        g[mangle(name)] = value
+    ctx.globals = g
+    return g
+
+
+__all__ = ["RunContext", "current", "base_globals", "start_globals", "PtcError"]

@@ -1,0 +1,40 @@
+"""The project's own promises: import hygiene, the README commands, the CLI demo."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_engine_imports_no_ui_libraries():
+    code = "import sys, engine.lisp; print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text().splitlines()
+    marker = next(i for i, line in enumerate(readme) if "ci: test command" in line)
+    command = readme[marker + 1].strip()
+    assert "pytest" in command and "pip install" in command
+    assert "ci: test command" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_demo_runs_and_returns(capsys):
+    from ptc_tui.cli import main
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert 'returned: ["Laptop" "Headphones"]' in out
+    assert "electronics in stock: 2" in out
+
+
+def test_lisp_command_reports_errors_without_traceback(tmp_path, capsys):
+    from ptc_tui.cli import main
+    program = tmp_path / "p.clj"
+    program.write_text("(+ 1 (foo))")
+    assert main(["lisp", str(program)]) == 1
+    out = capsys.readouterr().out
+    assert "error unbound_var: undefined symbol: foo at 1:7" in out
+    assert "Traceback" not in out
