@@ -27,8 +27,9 @@ DEMO_PROGRAM = """\
 """
 
 
-def show_run(source: str, data=None, out=sys.stdout) -> int:
+def show_run(source: str, data=None, out=None) -> int:
     """Run a program and report it; 0 when it ran without error."""
+    out = out or sys.stdout
     result = run(source, data=data)
     for line in result.prints:
         print(f"  | {line}", file=out)

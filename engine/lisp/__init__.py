@@ -1,5 +1,6 @@
 """PTC-Lisp: the sandboxed Clojure dialect that agents write. `run` is the entry point."""
 
+from engine.lisp.convert import from_python, to_json, to_python
 from engine.lisp.errors import PtcError, Span
 from engine.lisp.interpreter import run
 from engine.lisp.limits import Limits
@@ -8,4 +9,4 @@ from engine.lisp.results import Definition, RunResult, ToolCall
 from engine.lisp.values import Keyword
 
 __all__ = ["run", "Keyword", "PtcError", "Span", "Limits", "RunResult", "ToolCall",
-           "Definition", "format_value", "pr_str"]
+           "Definition", "format_value", "pr_str", "to_python", "to_json", "from_python"]

@@ -105,31 +105,59 @@ def as_fn(f, role: str = "function"):
         return f
     t = type(f)
     if t is Keyword:
-        def read_keyword(coll, default=None):
-            return keyword_call(f, coll, default)
+        def read_keyword(*args):
+            if not 1 <= len(args) <= 2:
+                raise _data_arity(f, "a map and an optional default", len(args))
+            return keyword_call(f, *args)
         return read_keyword
     if t is Map:
-        def read_map(key, default=None):
-            return flex_lookup(f, key, default)
+        def read_map(*args):
+            if not 1 <= len(args) <= 2:
+                raise _data_arity(f, "a key and an optional default", len(args))
+            return flex_lookup(f, args[0], args[1] if len(args) == 2 else None)
         return read_map
     if t is frozenset:
-        def member(x):
+        def member(*args):
+            if len(args) != 1:
+                raise _data_arity(f, "one value", len(args))
             try:
-                return x if x in f else None
+                return args[0] if args[0] in f else None
             except TypeError:
                 return None
         return member
     if t is tuple:
-        from engine.lisp.printer import pr_str
-        shown = pr_str(f)
-        if len(f) == 1 and type(f[0]) is Keyword:
-            hint = f"use {f[0]!r} instead"
-        else:
-            hint = f"a path needs a function: #(get-in % {shown})"
-        raise error("type_error", f"expected a {role}, got vector {shown}", hint)
+        def nth_of_vector(*args):
+            if len(args) != 1:
+                raise _data_arity(f, "one index", len(args))
+            index = args[0]
+            if type(index) is int and 0 <= index < len(f):
+                return f[index]
+            raise _vector_call_error(f, index, role)
+        return nth_of_vector
     if t is Var:
         raise error("not_callable", f"a var is not callable: {f!r}", f"call ({f.name} ...) directly")
     if t is Regex:
         raise error("not_callable", "a regex is not callable", "use (re-find re s)")
     from engine.lisp.printer import pr_str
     raise error("not_callable", f"not callable: {pr_str(f, limit=40)} ({type_name(f)})")
+
+
+def _vector_call_error(vector: tuple, index, role: str):
+    """A vector is a function of an index; anything else is the usual mistake of a path."""
+    from engine.lisp.printer import pr_str
+    shown = pr_str(vector, limit=40)
+    if type(index) is int:
+        return error("type_error", f"index {index} is out of range for vector {shown}",
+                     "use (get v i) or (nth v i) to get nil instead")
+    if len(vector) == 1 and type(vector[0]) is Keyword:
+        hint = f"use {vector[0]!r} instead of {shown}"
+    else:
+        hint = f"a path needs a function: #(get-in % {shown})"
+    return error("type_error", f"a vector used as a {role} takes an integer index, got "
+                               f"{type_name(index)}", hint)
+
+
+def _data_arity(value, expected: str, got: int):
+    from engine.lisp.printer import pr_str
+    return error("arity_error", f"{type_name(value)} {pr_str(value, limit=30)} called as a "
+                                f"function takes {expected}, got {got} arguments")

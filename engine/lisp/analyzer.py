@@ -12,19 +12,23 @@ from dataclasses import dataclass, replace
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
-from engine.lisp.errors import PtcError, Span
+from engine.lisp.errors import PtcError, Span, plural
 from engine.lisp.forms import is_sym, show
 from engine.lisp.values import EMPTY_MAP, Keyword, Map, Regex
 
-# Namespaces whose names resolve to builtins (`str/join` is `join`).
-ALIAS_NAMESPACES = {
-    "clojure.string": "strings", "str": "strings", "string": "strings", "s": "strings",
-    "clojure.core": "core", "core": "core", "clojure.set": "sets", "set": "sets",
-    "regex": "regex", "Math": "math", "math": "math", "clojure.math": "math",
-    "System": "interop", "Double": "math", "Long": "math", "Integer": "math",
-    "java.time.LocalDate": "interop", "LocalDate": "interop", "Interop": "interop",
-    "clojure.walk": "collections",
+# Namespace aliases and their canonical names. `ns/name` resolves to the builtin registered
+# as `canonical/name` (such as clojure.string/reverse) if any, else to the plain builtin `name`.
+NAMESPACES = {
+    "clojure.string": "clojure.string", "str": "clojure.string", "string": "clojure.string",
+    "s": "clojure.string", "clojure.core": "clojure.core", "core": "clojure.core",
+    "clojure.set": "clojure.set", "set": "clojure.set", "regex": "regex",
+    "Math": "Math", "math": "Math", "clojure.math": "Math", "System": "System",
+    "Double": "Double", "Long": "Long", "Integer": "Integer", "LocalDate": "LocalDate",
+    "java.time.LocalDate": "LocalDate", "Interop": "Interop", "clojure.walk": "clojure.walk",
+    "walk": "clojure.walk",
 }
+_CATEGORY_OF_NAMESPACE = {"clojure.string": "strings", "clojure.set": "sets", "regex": "regex",
+                          "Math": "math"}
 DATA_NAMESPACES = ("data", "ctx")
 PLACEHOLDER = re.compile(r"%(\d*|&)")
 
@@ -67,14 +71,15 @@ def invalid(message: str, span: Span | None, hint: str | None = None,
 class Analyzer:
     """Turns one top-level form at a time into nodes. One per run."""
 
-    def __init__(self):
+    def __init__(self, unit: str = "u"):
         self.counter = 0
+        self.unit = unit   # makes generated names unique to this run (see interpreter.rebind)
 
     # --- names -------------------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
         self.counter += 1
         clean = re.sub(r"[^a-zA-Z0-9]", "_", prefix)[:20]
-        return f"{clean}_{self.counter}"
+        return f"{clean}_{self.counter}{self.unit}"
 
     def bind(self, env: Env, name: str) -> N.Binding:
         """A new binding for `name` in env's innermost scope."""
@@ -182,17 +187,23 @@ class Analyzer:
             return N.DataRef(name, span)
         if ns == "tool":
             raise invalid(f"tool/{name} must be called: (tool/{name} ...)", span)
-        full = f"{ns}/{name}"
-        if full in BUILTINS:
-            return N.BuiltinRef(full, span)
-        if ns in ALIAS_NAMESPACES:
+        canonical = NAMESPACES.get(ns)
+        if canonical is None:
+            if f"{ns}/{name}" in BUILTINS:    # java.util.Date. and friends
+                return N.BuiltinRef(f"{ns}/{name}", span)
+        else:
+            full = f"{canonical}/{name}"
+            if full in BUILTINS:
+                return N.BuiltinRef(full, span)
             if name in BUILTINS:
                 return N.BuiltinRef(name, span)
-            category = ALIAS_NAMESPACES[ns]
-            names = sorted(n for n, b in BUILTINS.items() if b.category == category and "/" not in n)
-            close = difflib.get_close_matches(name, list(BUILTINS), n=1)
+            category = _CATEGORY_OF_NAMESPACE.get(canonical, "core")
+            names = sorted({n.split("/")[-1] for n, b in BUILTINS.items()
+                            if b.category == category and ("/" not in n or n.startswith(canonical + "/"))})
+            close = difflib.get_close_matches(name, names, n=1) or \
+                difflib.get_close_matches(name, [n for n in BUILTINS if "/" not in n], n=1)
             hint = f"did you mean {ns}/{close[0]}?" if close else None
-            raise invalid(f"{full} is not available. {category.capitalize()} functions: "
+            raise invalid(f"{ns}/{name} is not available. {category.capitalize()} functions: "
                           f"{', '.join(names[:40])}", span, hint)
         raise invalid(f"unknown namespace {ns}/", span,
                       "use tool/ for tools and data/ for input data")
@@ -228,8 +239,8 @@ class Analyzer:
                 raise invalid(f"{fn.name} is a constant, not a function", span,
                               f"use it as a value: {fn.name}", reason="not_callable")
             if not b.accepts(len(args)):
-                raise invalid(f"{fn.name} expects {b.arity_text()} argument"
-                              f"{'' if b.arity_text() == '1' else 's'}, got {len(args)}",
+                raise invalid(f"{fn.name} expects {plural(b.arity_text(), 'argument')}, got "
+                              f"{len(args)}",
                               span, _arity_hint(fn.name, len(args)), reason="arity_error")
             if b.calls_fns:
                 env.frame.leaf = False

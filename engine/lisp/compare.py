@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import math
 from functools import cmp_to_key
+from operator import attrgetter, itemgetter
 
 from engine.lisp.errors import error
 from engine.lisp.values import Keyword, Map, Symbol, is_fn, type_name
+
+
+_COLLECTIONS = (tuple, frozenset, Map)
+KEY_BUDGET = 100_000   # items a compared or hashed value may expand to
 
 
 def equals(a, b) -> bool:
@@ -20,9 +25,60 @@ def equals(a, b) -> bool:
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         return False
-    if is_fn(a) or is_fn(b):
+    if ta in _COLLECTIONS and tb is ta:
+        check_key(a)
+        check_key(b)
+    elif is_fn(a) or is_fn(b):
         return False
     return a == b
+
+
+def expanded_size(value, budget: int) -> int:
+    """How many items `value` holds, counting a shared part each time it occurs, up to
+    `budget`. Each distinct part is visited once, so a vector of itself doubled sixty times
+    costs sixty steps, not 2**60."""
+    if type(value) not in _COLLECTIONS:
+        return 1
+    sizes: dict[int, int] = {}
+    stack = [(value, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        parts = _parts(node)
+        if not children_done:
+            stack.append((node, True))
+            stack.extend((p, False) for p in parts if type(p) in _COLLECTIONS and id(p) not in sizes)
+            continue
+        total = 1
+        for p in parts:
+            total += sizes[id(p)] if type(p) in _COLLECTIONS else 1
+            if total >= budget:
+                return budget
+        sizes[key] = total
+    return sizes[id(value)]
+
+
+def _parts(node):
+    if type(node) is Map:
+        return [*node.keys(), *node.values()]
+    return node
+
+
+def check_key(value):
+    """`value`, if it can be hashed and compared in bounded time; else memory_exceeded."""
+    if type(value) in _COLLECTIONS and expanded_size(value, KEY_BUDGET) >= KEY_BUDGET:
+        raise error("memory_exceeded", f"value too large to compare or use as a key (more than "
+                                       f"{KEY_BUDGET} items once shared parts are counted)")
+    return value
+
+
+def check_keys(values) -> None:
+    """check_key on every collection among `values`."""
+    for v in values:
+        if type(v) in _COLLECTIONS:
+            check_key(v)
 
 
 def _kind(value) -> str:
@@ -55,10 +111,12 @@ def compare(a, b) -> int:
         if (type(a) is float and math.isnan(a)) or (type(b) is float and math.isnan(b)):
             return 0
         return (a > b) - (a < b)
-    if ka in ("string", "boolean"):
+    if ka == "string":
+        return _string_compare(a, b)
+    if ka == "boolean":
         return (a > b) - (a < b)
     if ka in ("keyword", "symbol"):
-        return (a.name > b.name) - (a.name < b.name)
+        return _string_compare(a.name, b.name)
     if ka == "vector":
         if len(a) != len(b):
             return -1 if len(a) < len(b) else 1
@@ -68,6 +126,15 @@ def compare(a, b) -> int:
                 return c
         return 0
     raise error("type_error", f"cannot order values of type {type_name(a)}")
+
+
+def _string_compare(a: str, b: str) -> int:
+    """As Java's String.compareTo, which Clojure's compare uses: the difference of the first
+    differing characters, else of the lengths."""
+    for x, y in zip(a, b):
+        if x != y:
+            return ord(x) - ord(y)
+    return len(a) - len(b)
 
 
 compare_key = cmp_to_key(compare)
@@ -103,10 +170,32 @@ def key_order(key):
     return (rank, key)
 
 
+def _plain_kind(keys) -> str | None:
+    """"keyword", "plain" (all strings, or all numbers without NaN) or None (mixed)."""
+    kinds = set(map(type, keys))
+    if kinds == {Keyword}:
+        return "keyword"
+    if kinds == {str} or (kinds <= {int, float} and not (float in kinds and
+                                                          any(k != k for k in keys))):
+        return "plain"
+    return None
+
+
+def _keyword_name(kv):
+    return kv[0].name
+
+
 def map_items(m: Map) -> list:
     """The entries of `m` in canonical key order (what seq, keys, vals and printing use)."""
     items = list(m.items())
-    if len(items) > 1:
+    if len(items) < 2:
+        return items
+    kind = _plain_kind(m.keys())
+    if kind == "keyword":
+        items.sort(key=_keyword_name)
+    elif kind == "plain":
+        items.sort(key=itemgetter(0))
+    else:
         try:
             items.sort(key=lambda kv: key_order(kv[0]))
         except TypeError:
@@ -117,8 +206,11 @@ def map_items(m: Map) -> list:
 def map_keys(m: Map) -> list:
     keys = list(m.keys())
     if len(keys) > 1:
-        if all(type(k) is Keyword for k in keys):
-            keys.sort(key=lambda k: k.name)
+        kind = _plain_kind(keys)
+        if kind == "keyword":
+            keys.sort(key=attrgetter("name"))
+        elif kind == "plain":
+            keys.sort()
         else:
             keys.sort(key=key_order)
     return keys

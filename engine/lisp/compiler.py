@@ -51,20 +51,23 @@ def _locate(tree, span):
 
 
 class Compiler:
-    """Compiles one top-level node; `constants` collects values the code reads as globals."""
+    """Compiles one top-level node; `constants` collects values the code reads as globals.
+    Generated names end in `unit`, unique to the run, so compiled code of different runs
+    can share one globals dict (a function passed to a later run in memory does)."""
 
-    def __init__(self):
+    def __init__(self, constants: dict, unit: str = "u"):
+        self.unit = unit
         self.module: list[ast.stmt] = []
-        self.constants: dict[str, object] = {}
+        self.constants = constants     # shared by all the forms of one run
         self.fn_infos: dict[str, FnInfo] = {}
         self.temp_count = 0
 
     # --- entry -------------------------------------------------------------------------
     def compile_top(self, frame: N.Frame, node) -> tuple[object, str]:
-        body = self.tail(node, None)
+        body = [_enter()] + self.tail(node, None)
         main = ast.FunctionDef(frame.pyname, _arguments([]), body, [], None)
         self.module.append(_locate(main, getattr(node, "span", None)))
-        tree = ast.fix_missing_locations(ast.Module(self.module, []))
+        tree = _fill_locations(ast.Module(self.module, []))
         code = compile(tree, FILENAME, "exec")
         return code, frame.pyname
 
@@ -75,7 +78,7 @@ class Compiler:
     def const(self, value) -> ast.expr:
         if type(value) in _SIMPLE_CONSTANTS:
             return ast.Constant(value)
-        name = f"_c{len(self.constants)}"
+        name = f"_c{len(self.constants)}{self.unit}"
         self.constants[name] = value
         return _load(name)
 
@@ -91,13 +94,13 @@ class Compiler:
         return _load(n.binding.pyname)
 
     def e_GlobalRef(self, n):
-        return _load(mangle(n.name))
+        return ast.Subscript(_state("ns"), ast.Constant(n.name), ast.Load())
 
     def e_BuiltinRef(self, n):
         return _load(BUILTINS[n.name].pyname)
 
     def e_DataRef(self, n):
-        return _call("_data", ast.Constant(n.key))
+        return _method("data_get", ast.Constant(n.key))
 
     def e_VectorLit(self, n):
         return ast.Tuple([self.expr(x) for x in n.items], ast.Load())
@@ -142,7 +145,7 @@ class Compiler:
             b = BUILTINS[fn.name]
             name = f"{b.pyname}__{len(args)}" if len(args) in b.variants else b.pyname
             return ast.Call(_locate(_load(name), fn.span), args, [])
-        if type(fn) in (N.LocalRef, N.GlobalRef):
+        if type(fn) is N.LocalRef:
             f = self.expr(fn)
             callee = ast.IfExp(_is_function(self.expr(fn)), f, _call("_as_fn", self.expr(fn)))
         else:
@@ -155,11 +158,13 @@ class Compiler:
         args = [self.expr(a) for a in n.args]
         if n.name == "is_missing":
             return ast.Compare(args[0], [ast.Is()], [_load("_MISSING")])
+        if n.name == "define":
+            return _method("define", *args)
         return _call("_" + n.name, *args)
 
     def e_ToolCall(self, n):
         args = ast.Tuple([self.expr(a) for a in n.args], ast.Load())
-        return _call("_tool", ast.Constant(n.name), args)
+        return _method("call_tool", ast.Constant(n.name), args)
 
     def e_Fn(self, n):
         factory = self.fn_factory(n)
@@ -212,8 +217,8 @@ class Compiler:
     def recur(self, node: N.Recur, recur) -> list[ast.stmt]:
         params, prologue = recur
         span = node.span
-        stmts = _snippet("_n += 1\nif _n > _max_loop: _loop_limit()\n"
-                         "if _clock() > _deadline: _timeout()")
+        stmts = [_increment(_store("_n")), _over_limit(_load("_n"), "max_loop", "_loop_limit"),
+                 _deadline_check()]
         values = [self.expr(a) for a in node.args]
         if len(params) == 1:
             stmts.append(ast.Assign([_store(params[0].pyname)], values[0]))
@@ -222,7 +227,7 @@ class Compiler:
                                     ast.Tuple(values, ast.Load())))
         stmts.extend(self.assignments(prologue))
         stmts.append(ast.Continue())
-        return [_locate_tree(s, span) for s in stmts]
+        return [_locate(s, span) for s in stmts]
 
     def assignments(self, steps) -> list[ast.stmt]:
         return [_locate(ast.Assign([_store(b.pyname)], self.expr(v)), v.span) for b, v in steps]
@@ -244,7 +249,7 @@ class Compiler:
         fn = ast.FunctionDef(name, args, body, [], None)
         self.fn_infos[name] = FnInfo(label, _param_names(arities[0]), tuple(
             _arity_text(a) for a in arities))
-        return _locate_tree(fn, n.span)
+        return _locate(fn, n.span)
 
     def fn_pyname(self, n: N.Fn) -> str:
         """`fn_<mangled label>_<frame>`: arity errors read the label back from it."""
@@ -259,7 +264,7 @@ class Compiler:
         if n.name is not None:   # (fn self [x] ...) refers to itself by name
             body.append(ast.Assign([_store(n.name.pyname)], _load(inner.name)))
         body.append(ast.Return(_load(inner.name)))
-        self.module.append(_locate_tree(ast.FunctionDef(factory, _arguments(params), body, [],
+        self.module.append(_locate(ast.FunctionDef(factory, _arguments(params), body, [],
                                                         None), n.span))
         return factory
 
@@ -268,7 +273,8 @@ class Compiler:
         params = list(a.params) + ([a.rest] if a.rest else [])
         body = self.tail(a.body, (params, a.prologue) if a.has_recur else None)
         if a.has_recur:
-            return _snippet("_n = 0") + [ast.While(ast.Constant(True), prologue + body, [])]
+            return [_assign("_n", ast.Constant(0)),
+                    ast.While(ast.Constant(True), prologue + body, [])]
         return prologue + body
 
     def dispatch(self, arities, label) -> list[ast.stmt]:
@@ -296,11 +302,12 @@ class Compiler:
 
     def guard(self, body, leaf: bool) -> list[ast.stmt]:
         """Deadline check on entry; non-leaf functions also count their nesting depth."""
-        check = _snippet("if _clock() > _deadline: _timeout()")
+        check = [_enter(), _deadline_check()]
         if leaf:
             return check + body
-        enter = _snippet("_depth[0] += 1\nif _depth[0] > _max_depth: _too_deep()")
-        leave = _snippet("_depth[0] -= 1")
+        enter = [_increment(_state("depth", ast.Store())),
+                 _over_limit(_state("depth"), "max_depth", "_too_deep")]
+        leave = [_increment(_state("depth", ast.Store()), -1)]
         return check + enter + [ast.Try(body, [], [], leave)]
 
     def letfn_assignments(self, n: N.Letfn, as_walrus: bool) -> list:
@@ -311,7 +318,7 @@ class Compiler:
             defs += [inner, ast.Assign([_store(b.pyname)], _load(inner.name))]
         returned = ast.Tuple([_load(b.pyname) for b, _ in n.fns], ast.Load())
         params = [b.pyname for b in n.frame.captures]
-        self.module.append(_locate_tree(ast.FunctionDef(
+        self.module.append(_locate(ast.FunctionDef(
             factory, _arguments(params), defs + [ast.Return(returned)], [], None), n.span))
         made = _call(factory, *[_load(b.pyname) for b in n.frame.captures])
         t = self.temp()
@@ -327,11 +334,11 @@ class Compiler:
         name = n.frame.pyname
         params = [b.pyname for b in n.frame.captures]
         init = self.assignments(n.steps)
-        counter = _snippet("_n = 0")
+        counter = [_assign("_n", ast.Constant(0))]
         body = self.tail(n.body, (list(n.params), n.prologue))
-        fn = ast.FunctionDef(name, _arguments(params),
-                             init + counter + [ast.While(ast.Constant(True), body, [])], [], None)
-        self.module.append(_locate_tree(fn, n.span))
+        fn = ast.FunctionDef(name, _arguments(params), [_enter()] + init + counter +
+                             [ast.While(ast.Constant(True), body, [])], [], None)
+        self.module.append(_locate(fn, n.span))
         return _call(name, *[_load(p) for p in params])
 
     def for_function(self, n: N.For) -> ast.expr:
@@ -341,45 +348,91 @@ class Compiler:
             value = self.expr(n.body)
             innermost = [ast.Expr(ast.Call(ast.Attribute(_load("_out"), "append", ast.Load()),
                                            [value], [])),
-                         *_snippet("if _len(_out) > _max_coll: _too_big()")]
+                         _over_limit(_call("_len", _load("_out")), "max_coll", "_too_big")]
         else:
             innermost = [ast.Expr(self.expr(n.body))]
         body = innermost
         for clause in reversed(n.clauses):
             body = self.for_clause(clause, body)
-        start = _snippet("_out = []") if n.collect else []
+        start = [_assign("_out", ast.List([], ast.Load()))] if n.collect else []
         end = [ast.Return(_call("_tuple", _load("_out")) if n.collect else ast.Constant(None))]
-        fn = ast.FunctionDef(name, _arguments(params), start + body + end, [], None)
-        self.module.append(_locate_tree(fn, n.span))
+        fn = ast.FunctionDef(name, _arguments(params), [_enter()] + start + body + end, [], None)
+        self.module.append(_locate(fn, n.span))
         return _call(name, *[_load(p) for p in params])
 
     def for_clause(self, c: N.ForClause, inner: list[ast.stmt]) -> list[ast.stmt]:
         if c.kind == "bind":
-            check = _snippet("if _clock() > _deadline: _timeout()")
+            check = [_deadline_check()]
             loop = ast.For(_store(c.item.pyname), _call("_iterate", self.expr(c.coll)),
                            check + self.assignments(c.steps) + inner, [])
-            return [_locate_tree(loop, c.coll.span)]
+            return [_locate(loop, c.coll.span)]
         if c.kind == "let":
             return self.assignments(c.steps) + inner
         jump = ast.Continue() if c.kind == "when" else ast.Break()
         return [ast.If(ast.UnaryOp(ast.Not(), self.test(c.test)), [jump], [])] + inner
 
 
-def _snippet(text: str) -> list[ast.stmt]:
-    """Statements parsed from our own fixed text, without positions (they take the form's)."""
-    stmts = ast.parse(text).body
-    for node in stmts:
-        for sub in ast.walk(node):
-            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-                if hasattr(sub, attr):
-                    delattr(sub, attr)
-    return stmts
+_LOCATED = (ast.expr, ast.stmt, ast.excepthandler, ast.arg, ast.keyword)
 
 
-def _locate_tree(tree, span):
-    for node in ast.walk(tree):
-        _locate(node, span)
+def _fill_locations(tree):
+    """Give every node without a position its parent's (a faster, narrower
+    ast.fix_missing_locations: most nodes here already carry their form's span)."""
+    stack = [(tree, 1, 0, 1, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, line, col, end_line, end_col = pop()
+        d = node.__dict__
+        if "lineno" in d:
+            line, col, end_line, end_col = (d["lineno"], d["col_offset"], d["end_lineno"],
+                                            d["end_col_offset"])
+        elif isinstance(node, _LOCATED):
+            d["lineno"], d["col_offset"] = line, col
+            d["end_lineno"], d["end_col_offset"] = end_line, end_col
+        for name in node._fields:
+            value = d.get(name)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        push((item, line, col, end_line, end_col))
+            elif isinstance(value, ast.AST):
+                push((value, line, col, end_line, end_col))
     return tree
+
+
+def _assign(name: str, value: ast.expr) -> ast.stmt:
+    return ast.Assign([_store(name)], value)
+
+
+def _increment(target: ast.expr, by: int = 1) -> ast.stmt:
+    return ast.AugAssign(target, ast.Add(), ast.Constant(by))
+
+
+def _state(attr: str, ctx=None) -> ast.expr:
+    """`_r.attr`: `_r` is the running program's RunContext, fetched on entry to every
+    generated function, so compiled code works in whichever run calls it."""
+    return ast.Attribute(_load("_r"), attr, ctx or ast.Load())
+
+
+def _method(name: str, *args) -> ast.expr:
+    return ast.Call(_state(name), list(args), [])
+
+
+def _enter() -> ast.stmt:
+    """`_r = _h.s`: the RunContext of the run on this thread."""
+    return _assign("_r", ast.Attribute(_load("_h"), "s", ast.Load()))
+
+
+def _over_limit(value: ast.expr, limit: str, fail: str) -> ast.stmt:
+    """`if value > _r.<limit>: fail()`"""
+    test = ast.Compare(value, [ast.Gt()], [_state(limit)])
+    return ast.If(test, [ast.Expr(_call(fail))], [])
+
+
+def _deadline_check() -> ast.stmt:
+    """`if _clock() > _r.deadline: _timeout()`"""
+    late = ast.Compare(_call("_clock"), [ast.Gt()], [_state("deadline")])
+    return ast.If(late, [ast.Expr(_call("_timeout"))], [])
 
 
 def _arguments(names, vararg: str | None = None) -> ast.arguments:

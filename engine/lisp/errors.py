@@ -63,6 +63,12 @@ class PtcError(Exception):
         return f"{text}\n{' ' * (self.span.col - 1)}^"
 
 
+def plural(count_text: str, noun: str) -> str:
+    """"1 argument", "2 arguments", "1 or 2 arguments", "at least 1 argument"."""
+    single = count_text == "1" or count_text.endswith(" 1")
+    return f"{count_text} {noun}" if single else f"{count_text} {noun}s"
+
+
 def error(reason: str, message: str, hint: str | None = None) -> PtcError:
     """A PtcError without a place yet; the run locates it from the failing form."""
     return PtcError(reason, message, None, hint)

@@ -9,18 +9,19 @@ from __future__ import annotations
 import re
 import time
 import types
+import uuid
 import warnings
-from functools import partial
+import weakref
 
 from engine.lisp.analyzer import Analyzer
 from engine.lisp.builtins import BUILTINS
 from engine.lisp.compiler import FILENAME, Compiler, demangle
 from engine.lisp.convert import ConversionError, from_python
-from engine.lisp.errors import PtcError, Signal, Span
+from engine.lisp.errors import PtcError, Signal, Span, plural
 from engine.lisp.limits import Limits
 from engine.lisp.reader import read
 from engine.lisp.results import RunResult
-from engine.lisp.runtime import CURRENT, RunContext, base_globals, start_globals
+from engine.lisp.runtime import RUNNING, RunContext, base_globals, current_or_none
 from engine.lisp.values import FN_INFO, Map, type_name
 
 _BASE = base_globals()
@@ -43,48 +44,49 @@ def run(source: str, data=None, tools=None, memory=None, limits=None) -> RunResu
     data_map = _host_data(data, limits)
     tools = _host_tools(tools)
     memory = dict(memory or {})
+    namespace = {name: _memory_value(name, v, limits) for name, v in memory.items()}
     started = time.perf_counter()
-    ctx = RunContext(limits, data_map, tools, started + limits.time_ms / 1000)
-    token = CURRENT.set(ctx)
+    ctx = RunContext(limits, data_map, tools, started + limits.time_ms / 1000, namespace)
+    outer = current_or_none()   # a tool may itself run a program
+    RUNNING.s = ctx
     value, signal, err = None, None, None
-    g: dict = {}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            g = start_globals(_BASE, ctx, {})
-            for name, v in memory.items():
-                g[_mangle(name)] = rebind(_memory_value(name, v, limits), g, {})
-            value = _execute(source, ctx, g, limits)
+            value = _execute(source, ctx, limits)
     except Signal as s:
         value, signal = s.value, s.kind
     except Exception as e:  # every failure becomes the run's error, located in the source
         err = _locate(translate(e), e.__traceback__)
     finally:
-        CURRENT.reset(token)
+        RUNNING.s = outer
     if err is None:
-        err = _check_result(value, g, limits)
+        err = _check_result(value, ctx, limits)
     if err is not None:
         value, signal, new_memory = None, None, memory
     else:
-        new_memory = _memory_from(g, memory)
+        new_memory = ctx.ns
     return RunResult(value, signal, err, ctx.prints, ctx.tool_calls, new_memory,
                      ctx.definitions, round((time.perf_counter() - started) * 1000, 3))
 
 
-def _execute(source: str, ctx: RunContext, g: dict, limits: Limits):
+def _execute(source: str, ctx: RunContext, limits: Limits):
     if len(source) > limits.source_chars:
         raise PtcError("parse_error", f"program of {len(source)} characters is longer than "
                                       f"the limit of {limits.source_chars}")
     forms = read(source, max_depth=limits.nesting_depth, max_symbols=limits.symbols,
                  deadline=ctx.deadline)
-    analyzer = Analyzer()
+    unit = "x" + uuid.uuid4().hex[:10]
+    analyzer = Analyzer(unit)
+    constants: dict = {}
+    g = dict(_BASE)
     value = None
     for form in forms:
         frame, node = analyzer.analyze_top(form)
-        compiler = Compiler()
+        compiler = Compiler(constants, unit)
         code, main = compiler.compile_top(frame, node)
         _register_fn_info(code, compiler.fn_infos)
-        g.update(compiler.constants)
+        g.update(constants)
         exec(code, g)
         value = g[main]()
     return value
@@ -97,6 +99,7 @@ def _register_fn_info(code, infos: dict) -> None:
         info = infos.get(c.co_name)
         if info is not None:
             FN_INFO[c] = info
+            _CODE_BY_NAME[c.co_name] = c
         stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
 
 
@@ -128,30 +131,13 @@ def _memory_value(name: str, value, limits: Limits):
     return value
 
 
-def _mangle(name: str) -> str:
-    from engine.lisp.compiler import mangle
-    return mangle(name)
-
-
-def _memory_from(g: dict, before: dict) -> dict:
-    memory = dict(before)
-    for key, value in g.items():
-        if key.startswith("u_"):
-            memory[demangle(key)] = value
-    return memory
-
-
-def _check_result(value, g: dict, limits: Limits) -> PtcError | None:
-    """Values deeper than the nesting limit are refused at the end of the run."""
-    too_deep = _depth_exceeds(value, limits.nesting_depth)
-    if not too_deep:
-        for key, v in g.items():
-            if key.startswith("u_") and _depth_exceeds(v, limits.nesting_depth):
-                too_deep = True
-                break
-    if too_deep:
-        return PtcError("memory_exceeded", f"a value is nested deeper than "
-                                           f"{limits.nesting_depth} levels")
+def _check_result(value, ctx: RunContext, limits: Limits) -> PtcError | None:
+    """The value and this run's definitions may not nest deeper than the limit."""
+    defined = {d.name for d in ctx.definitions}
+    for v in [value, *(ctx.ns[name] for name in defined if name in ctx.ns)]:
+        if _depth_exceeds(v, limits.nesting_depth):
+            return PtcError("memory_exceeded", f"a value is nested deeper than "
+                                               f"{limits.nesting_depth} levels")
     return None
 
 
@@ -175,48 +161,12 @@ def _depth_exceeds(value, limit: int) -> bool:
     return False
 
 
-# --- functions from earlier runs -----------------------------------------------------------
-
-def rebind(value, g: dict, memo: dict):
-    """`value` with every compiled function bound to this run's globals `g`, so that a
-    function defined in an earlier turn reads this run's limits, prints and definitions."""
-    t = type(value)
-    if t is types.FunctionType:
-        return _rebind_function(value, g, memo)
-    if t is partial:
-        return partial(rebind(value.func, g, memo), *[rebind(a, g, memo) for a in value.args])
-    if t is tuple:
-        items = tuple(rebind(v, g, memo) for v in value)
-        return value if all(a is b for a, b in zip(items, value)) else items
-    if t is Map:
-        changed = {k: rebind(v, g, memo) for k, v in value.items()}
-        return value if all(changed[k] is v for k, v in value.items()) else Map(changed)
-    return value
-
-
-def _rebind_function(fn, g: dict, memo: dict):
-    key = id(fn)
-    if key in memo:
-        return memo[key]
-    compiled = "_max_loop" in fn.__globals__
-    if not compiled and not fn.__closure__:
-        return fn
-    cells = tuple(types.CellType() for _ in fn.__closure__ or ())
-    new = types.FunctionType(fn.__code__, g if compiled else fn.__globals__, fn.__name__,
-                             fn.__defaults__, cells or None)
-    memo[key] = new
-    for cell, old in zip(cells, fn.__closure__ or ()):
-        try:
-            cell.cell_contents = rebind(old.cell_contents, g, memo)
-        except ValueError:  # an empty cell stays empty
-            pass
-    return new
-
-
 # --- errors ------------------------------------------------------------------------------
 
 _ARITY = re.compile(r"^(?:[\w.<>]*\.)?(\w+)\(\) (?:takes|missing) .*")
 _COUNTS = re.compile(r"takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) (?:was|were) given")
+_MISSING = re.compile(r"missing (\d+) required positional argument")
+_CODE_BY_NAME: "weakref.WeakValueDictionary[str, types.CodeType]" = weakref.WeakValueDictionary()
 
 
 def translate(e: BaseException) -> PtcError:
@@ -231,8 +181,9 @@ def translate(e: BaseException) -> PtcError:
     if isinstance(e, (ZeroDivisionError, OverflowError)):
         return PtcError("arithmetic_error", "division by zero" if isinstance(
             e, ZeroDivisionError) else "number out of range")
-    if isinstance(e, NameError):
-        return _unbound(e)
+    if isinstance(e, KeyError) and _raised_in_program(e.__traceback__) and e.args and \
+            type(e.args[0]) is str:
+        return _unbound(e.args[0])
     if isinstance(e, TypeError):
         arity = _arity_error(str(e))
         if arity is not None:
@@ -240,10 +191,16 @@ def translate(e: BaseException) -> PtcError:
     return _type_error(e)
 
 
-def _unbound(e: NameError) -> PtcError:
+def _raised_in_program(tb) -> bool:
+    """Whether the innermost frame of a traceback is compiled program code."""
+    last = None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    return last is not None and last.tb_frame.f_code.co_filename == FILENAME
+
+
+def _unbound(lisp: str) -> PtcError:
     import difflib
-    name = getattr(e, "name", None) or ""
-    lisp = demangle(name) if name.startswith("u_") else name
     candidates = [n for n in BUILTINS if "/" not in n]
     close = difflib.get_close_matches(lisp, candidates, n=1, cutoff=0.8)
     hint = f"did you mean {close[0]}?" if close else None
@@ -259,19 +216,30 @@ def _arity_error(text: str) -> PtcError | None:
     if not m:
         return None
     pyname = m.group(1)
-    counts = _COUNTS.search(text)
-    got = f", got {counts.group(3)}" if counts else ""
     if pyname in _BUILTIN_NAMES:
         b = BUILTINS[_BUILTIN_NAMES[pyname]]
-        return PtcError("arity_error", f"{b.name} expects {b.arity_text()} arguments{got}")
+        got = _given(text, b.min_arity)
+        return PtcError("arity_error", f"{b.name} expects {plural(b.arity_text(), 'argument')}"
+                                       f"{got}")
     if pyname.startswith("fn_"):
         label = demangle("u_" + pyname[3:].rsplit("_fn_", 1)[0])
-        expected = ""
-        if counts:
-            lo, hi = counts.group(1), counts.group(2)
-            expected = f" {lo} to {hi}" if lo else f" {hi}"
-        return PtcError("arity_mismatch", f"{label} expects{expected} arguments{got}")
+        code = _CODE_BY_NAME.get(pyname)
+        info = FN_INFO.get(code) if code is not None else None
+        expected = " or ".join(info.arities) if info else "a different number of"
+        got = _given(text, code.co_argcount if code is not None else None)
+        return PtcError("arity_mismatch", f"{label} expects {plural(expected, 'argument')}{got}")
     return None
+
+
+def _given(text: str, required: int | None) -> str:
+    """", got N" from Python's "... but N were given" or "missing K required ..." message."""
+    counts = _COUNTS.search(text)
+    if counts:
+        return f", got {counts.group(3)}"
+    missing = _MISSING.search(text)
+    if missing and required is not None:
+        return f", got {required - int(missing.group(1))}"
+    return ""
 
 
 def _type_error(e: Exception) -> PtcError:

@@ -153,14 +153,33 @@ def condp(form):
                       reason="invalid_cond_form")
     pred, g_pred, g_expr = args[0], _gensym(form, "pred"), _gensym(form, "expr")
     clauses = list(args[2:])
-    default = clauses.pop() if len(clauses) % 2 else _no_match(form, g_expr)
+    groups = []   # (test, result) or (test, :>>, fn): the fn gets the predicate's result
+    i = 0
+    while i < len(clauses):
+        if i + 2 < len(clauses) and _is_arrow(clauses[i + 1]):
+            groups.append((clauses[i], clauses[i + 2]))
+            i += 3
+        else:
+            groups.append((clauses[i], None, clauses[i + 1]) if i + 1 < len(clauses) else
+                          (clauses[i],))
+            i += 2
+    default = _no_match(form, g_expr)
+    if groups and len(groups[-1]) == 1:
+        default = groups.pop()[0]
     result = default
-    for i in range(len(clauses) - 2, -1, -2):
-        if type(clauses[i + 1]) is F.Const and clauses[i + 1].value == Keyword(">>"):
-            raise invalid("condp :>> is not supported", clauses[i + 1].span)
-        test = _list(form.span, g_pred, clauses[i], g_expr)
-        result = _if(form.span, test, clauses[i + 1], result)
+    for group in reversed(groups):
+        test = _list(form.span, g_pred, group[0], g_expr)
+        if len(group) == 2:   # test :>> f
+            g_hit = _gensym(group[1], "hit")
+            then = _list(form.span, group[1], g_hit)
+            result = _let(form.span, [(g_hit, test)], _if(form.span, g_hit, then, result))
+        else:
+            result = _if(form.span, test, group[2], result)
     return _let(form.span, [(g_pred, pred), (g_expr, args[1])], result)
+
+
+def _is_arrow(form) -> bool:
+    return type(form) is F.Const and form.value == Keyword(">>")
 
 
 def _no_match(form, value):

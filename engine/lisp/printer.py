@@ -170,6 +170,10 @@ def to_str(value, limit: int | None = None) -> str:
         return value
     if value is None:
         return ""
+    if t is int:
+        return str(value)
+    if t is Keyword:
+        return ":" + value.name
     if t is float:
         if value != value:
             return "NaN"

@@ -35,9 +35,13 @@ _CHAR_NAMES = {"newline": "\n", "space": " ", "tab": "\t", "return": "\r",
 _STRING_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "f": "\f", "r": "\r", '"': '"',
                    "'": "'", "\\": "\\"}
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[0-3][0-7]{0,2}|[4-7][0-7]?|.)", re.S)
-_INT = re.compile(r"([+-]?)(?:(0[xX][0-9a-fA-F]+)|(0[0-7]+)|([1-9][0-9]*|0)|([0-9]+)[rR]([0-9a-zA-Z]+))N?")
+_INT = re.compile(r"([+-]?)(?:(0[xX][0-9a-fA-F]+)|(0[0-7]+)|([1-9][0-9]*|0)|([1-9][0-9]?)[rR]([0-9a-zA-Z]+)"
+                  r"|(0[0-9]+))N?")
 _FLOAT = re.compile(r"[+-]?[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?M?")
 _RATIO = re.compile(r"([+-]?[0-9]+)/([0-9]+)")
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_LITERALS = ("STRING", "REGEX", "CHAR")   # tokens in which any character is allowed
+_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 # Characters that must not hide in code: NUL and controls, zero-width and bidi controls.
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2060-\u2064"
                         "\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
@@ -77,9 +81,28 @@ def tokens(source: str, deadline: float | None = None):
                 raise PtcError("timeout", "reading the program took longer than the time limit")
             yield tok
     except UnexpectedCharacters as e:
-        char = source[e.pos_in_stream] if e.pos_in_stream < len(source) else ""
-        span = Span(e.line, e.column, e.line, e.column + 1)
-        raise parse_error(f"unexpected character {_describe(char)} at {e.line}:{e.column}", span) from None
+        raise _lex_error(source, e.pos_in_stream, e.line, e.column) from None
+
+
+def _lex_error(source: str, pos: int, line: int, column: int) -> PtcError:
+    """The parse error for text the lexer cannot split into tokens at `pos`."""
+    char = source[pos] if pos < len(source) else ""
+    following = source[pos + 1:pos + 2]
+    span = Span(line, column, line, column + 1)
+    where = f"{line}:{column}"
+    if char == '"':
+        return parse_error(f"unterminated string starting at {where}", span,
+                           'close the string with "')
+    if char == "#" and following == '"':
+        return parse_error(f"unterminated regex literal starting at {where}", span,
+                           'close the regex with "')
+    if char == "#":
+        return parse_error(f"unsupported reader macro #{following} at {where}", span,
+                           _RMACRO_HINTS["#"][1])
+    if char == "\\":
+        return parse_error(f"invalid character literal at {where}", span,
+                           "a character is \\a, \\newline, \\space, \\tab or \\uXXXX")
+    return parse_error(f"unexpected character {_describe(char)} at {where}", span)
 
 
 def _describe(char: str) -> str:
@@ -105,9 +128,15 @@ def read(source: str, *, max_depth: int = 100, max_symbols: int = 10_000,
     top = _Frame("", "", None, None)
     stack = [top]
     names: set[str] = set()
+    hidden = _FORBIDDEN.finditer(source)
+    bad = next(hidden, None)
     for tok in tokens(source, deadline):
         kind = tok.type
         frame = stack[-1]
+        while bad is not None and bad.start() < tok.end_pos:
+            if bad.start() < tok.start_pos or kind not in _LITERALS:
+                raise _hidden_char(source, bad.start())
+            bad = next(hidden, None)
         if kind in _OPENERS or kind in ("__ANON_0", "__ANON_1"):
             open_, close, form_kind = _OPENERS.get(kind) or (
                 ("#{", "}", SetForm) if kind == "__ANON_0" else ("#(", ")", FnLiteral))
@@ -133,6 +162,8 @@ def read(source: str, *, max_depth: int = 100, max_symbols: int = 10_000,
             continue
         form = _atom(tok, names)
         _add(frame, form)
+    if bad is not None:    # in whitespace or a comment after the last token
+        raise _hidden_char(source, bad.start())
     if len(stack) > 1:
         raise _unclosed(stack[1:])
     if top.prefixes:
@@ -148,6 +179,9 @@ def _add(frame: _Frame, form) -> None:
         prefix = frame.prefixes.pop()
         if prefix.value == "#_":
             return
+        if type(form) is not Sym:
+            raise parse_error(f"#' at {prefix.line}:{prefix.column} must be followed by a symbol",
+                              _span(prefix), "write #'name or (var name)")
         form = VarQuote(form, _span(prefix, _end_token(form)))
     frame.items.append(form)
 
@@ -195,7 +229,6 @@ def _atom(tok, names: set):
     kind, text = tok.type, tok.value
     span = _span(tok)
     if kind == "SYMBOL":
-        _check_code_chars(text, tok)
         if text == "nil":
             return Const(None, span)
         if text == "true":
@@ -205,11 +238,9 @@ def _atom(tok, names: set):
         names.add(text)
         return _symbol(text, span)
     if kind == "KEYWORD":
-        _check_code_chars(text, tok)
         names.add(text)
         return Const(_keyword(text, span), span)
     if kind == "NUMBER":
-        _check_code_chars(text, tok)
         return Const(_number(text, span), span)
     if kind == "STRING":
         return Const(_unescape(text[1:-1], span), span)
@@ -229,13 +260,14 @@ def _atom(tok, names: set):
     raise parse_error(f"unexpected {text!r}", span)
 
 
-def _check_code_chars(text: str, tok) -> None:
-    bad = _FORBIDDEN.search(text)
-    if bad:
-        col = tok.column + bad.start()
-        raise parse_error(f"invisible or control character U+{ord(bad.group()):04X} at "
-                          f"{tok.line}:{col}", Span(tok.line, col, tok.line, col + 1),
-                          "remove it; such characters are only allowed inside strings")
+def _hidden_char(source: str, pos: int) -> PtcError:
+    """NUL, controls, zero-width and bidi characters are allowed only inside string, regex
+    and character literals: in code or comments they can hide what the program does."""
+    line = source.count("\n", 0, pos) + 1
+    col = pos - source.rfind("\n", 0, pos)
+    return parse_error(f"invisible or control character U+{ord(source[pos]):04X} at {line}:{col}",
+                       Span(line, col, line, col + 1),
+                       "remove it; such characters are only allowed inside strings")
 
 
 def _symbol(text: str, span: Span) -> Sym:
@@ -260,20 +292,24 @@ def _keyword(text: str, span: Span) -> Keyword:
 def _number(text: str, span: Span):
     m = _INT.fullmatch(text)
     if m:
-        sign, hex_, octal, dec, radix, digits = m.groups()
+        sign, hex_, octal, dec, radix, digits, leading_zero = m.groups()
+        if leading_zero:
+            raise parse_error(f"invalid number {text}", span,
+                              "a leading 0 makes an octal number (digits 0-7); remove the 0")
         if len(text) > 40:
             raise _out_of_range(text, span)
-        try:
-            if hex_:
-                value = int(hex_[2:], 16)
-            elif octal:
-                value = int(octal, 8)
-            elif dec:
-                value = int(dec)
-            else:
-                value = int(digits, int(radix))
-        except ValueError:
-            raise parse_error(f"invalid number {text}", span) from None
+        if hex_:
+            value = int(hex_[2:], 16)
+        elif octal:
+            value = int(octal, 8)
+        elif dec:
+            value = int(dec)
+        else:
+            base = int(radix)
+            if not 2 <= base <= 36 or any(_DIGITS.find(c) >= base for c in digits.lower()):
+                raise parse_error(f"invalid number {text}", span,
+                                  "write NrDIGITS with a radix N from 2 to 36")
+            value = int(digits, base)
         value = -value if sign == "-" else value
         if not INT_MIN <= value <= INT_MAX:
             raise _out_of_range(text, span)
@@ -282,7 +318,11 @@ def _number(text: str, span: Span):
         return float(text.rstrip("M"))
     m = _RATIO.fullmatch(text)
     if m:
+        if len(m.group(1)) > 20 or len(m.group(2)) > 20:
+            raise _out_of_range(text, span)
         numerator, denominator = int(m.group(1)), int(m.group(2))
+        if not (INT_MIN <= numerator <= INT_MAX and denominator <= INT_MAX):
+            raise _out_of_range(text, span)
         if denominator == 0:
             raise parse_error(f"invalid ratio {text}: division by zero", span)
         return numerator / denominator
@@ -302,13 +342,24 @@ def _unescape(body: str, span: Span) -> str:
         esc = m.group(1)
         if esc in _STRING_ESCAPES:
             return _STRING_ESCAPES[esc]
-        if esc[0] == "u":
+        if len(esc) == 5 and esc[0] == "u":
             return chr(int(esc[1:], 16))
-        if esc[0].isdigit():
+        if esc[0] in "01234567":
             return chr(int(esc, 8))
+        if esc == "u":
+            raise parse_error("invalid unicode escape in string: \\u needs 4 hex digits", span,
+                              "write \\u followed by 4 hex digits, such as \\u00e9")
         raise parse_error(f"unsupported escape \\{esc} in string", span,
                           f"write \\\\{esc} for a backslash, or use a regex literal #\"...\"")
-    return _ESCAPE.sub(replace, body)
+    text = _ESCAPE.sub(replace, body)
+    if "\\u" in body and _SURROGATE_PAIR.search(text):   # "\\uD83D\\uDE00" is one character
+        text = _SURROGATE_PAIR.sub(_join_surrogates, text)
+    return text
+
+
+def _join_surrogates(m) -> str:
+    high, low = ord(m.group()[0]), ord(m.group()[1])
+    return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
 
 
 def _char(text: str, span: Span) -> str:

@@ -1,7 +1,9 @@
 """The run context (prints, tool calls, definitions, limits) and the helpers compiled code calls.
 
-Nothing here is shared between runs except immutable functions: each run gets its own
-RunContext and its own globals dict, made from BASE_GLOBALS.
+Compiled code never holds run state: every generated function starts with `_r = _h.s`, the
+RunContext of the run in progress on this thread. So a function defined in one run and
+passed in memory to a later run (in any thread) reads that later run's deadline, limits,
+prints and definitions.
 """
 
 from __future__ import annotations
@@ -9,27 +11,44 @@ from __future__ import annotations
 import inspect
 import time
 import types
-from contextvars import ContextVar
+import threading
 
 from engine.lisp.access import MISSING, as_fn, flex_lookup, keyword_call
-from engine.lisp.compiler import mangle
+from engine.lisp.compare import check_keys
 from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
 from engine.lisp.results import Definition, ToolCall
 from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var, is_fn, type_name
 
-CURRENT: ContextVar["RunContext"] = ContextVar("ptc_run")
+RUNNING = threading.local()   # .s: the RunContext of the run in progress on this thread
 
 
 def current() -> "RunContext":
-    return CURRENT.get()
+    return RUNNING.s
+
+
+def current_or_none() -> "RunContext | None":
+    return getattr(RUNNING, "s", None)
+
+
+class _CurrentShim:
+    """Transitional: `CURRENT.get(None)` for builtins written against the earlier ContextVar."""
+
+    def get(self, default=None):
+        return getattr(RUNNING, "s", default)
+
+
+CURRENT = _CurrentShim()
 
 
 class RunContext:
-    """Everything one run records and needs."""
+    """Everything one run records and needs; compiled code reads it as `_r`."""
 
-    def __init__(self, limits: Limits, data: Map, tools: dict, deadline: float):
+    __slots__ = ("limits", "data", "tools", "deadline", "prints", "print_chars", "tool_calls",
+                 "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll")
+
+    def __init__(self, limits: Limits, data: Map, tools: dict, deadline: float, ns: dict):
         self.limits = limits
         self.data = data
         self.tools = tools
@@ -38,11 +57,15 @@ class RunContext:
         self.print_chars = 0
         self.tool_calls: list[ToolCall] = []
         self.definitions: list[Definition] = []
-        self.globals: dict = {}
+        self.ns = ns                  # the user namespace: name -> value
+        self.depth = 0
+        self.max_depth = limits.recursion_depth
+        self.max_loop = limits.loop_iterations
+        self.max_coll = limits.collection_size
 
     # --- called by compiled code ----------------------------------------------------------
     def define(self, name: str, value, doc):
-        self.globals[mangle(name)] = value
+        self.ns[name] = value
         self.definitions.append(Definition(name, doc, is_fn(value)))
         return Var(name)
 
@@ -86,7 +109,6 @@ class RunContext:
         elapsed = time.perf_counter() - start
         # time spent inside tools does not count against the program's time limit
         self.deadline += elapsed
-        self.globals["_deadline"] = self.deadline
         self.tool_calls.append(ToolCall(name, args, value, message, round(elapsed * 1000, 3)))
 
 
@@ -163,6 +185,7 @@ def _arity_mismatch(label: str, expected: str, got: int):
 def _make_map(flat: tuple):
     if not flat:
         return EMPTY_MAP
+    check_keys(flat[0::2])
     try:
         return Map(zip(flat[0::2], flat[1::2]))
     except TypeError:
@@ -171,6 +194,7 @@ def _make_map(flat: tuple):
 
 
 def _make_set(items: tuple):
+    check_keys(items)
     try:
         return frozenset(items)
     except TypeError:
@@ -267,7 +291,7 @@ def base_globals() -> dict:
     """What every run's globals start from: builtins and the helpers above."""
     from engine.lisp.builtins import BUILTINS
     from engine.lisp.where import where
-    g = {"__builtins__": {}, "_len": len, "_tuple": tuple, "_type": type,
+    g = {"__builtins__": {}, "_h": RUNNING, "_len": len, "_tuple": tuple, "_type": type,
          "_Function": types.FunctionType, "_clock": time.perf_counter, "_MISSING": MISSING,
          "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where}
     for name, value in globals().items():
@@ -280,16 +304,4 @@ def base_globals() -> dict:
     return g
 
 
-def start_globals(base: dict, ctx: RunContext, memory: dict) -> dict:
-    g = dict(base)
-    limits = ctx.limits
-    g.update({"_deadline": ctx.deadline, "_depth": [0], "_max_depth": limits.recursion_depth,
-              "_max_loop": limits.loop_iterations, "_max_coll": limits.collection_size,
-              "_define": ctx.define, "_data": ctx.data_get, "_tool": ctx.call_tool})
-    for name, value in memory.items():
-        g[mangle(name)] = value
-    ctx.globals = g
-    return g
-
-
-__all__ = ["RunContext", "current", "base_globals", "start_globals", "PtcError"]
+__all__ = ["RunContext", "current", "current_or_none", "base_globals", "PtcError"]

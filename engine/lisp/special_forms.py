@@ -442,7 +442,7 @@ UNSUPPORTED.update({
 UNSUPPORTED.update({
     name: ("unbound_var", f"{name} is not supported: sequences are finite",
            "use (range n), (repeat n x), or loop/recur")
-    for name in ("iterate", "cycle", "repeatedly")
+    for name in ("iterate", "cycle")
 })
 UNSUPPORTED.update({
     name: ("unbound_var", f"{name} is not supported in the sandbox", "use tools for I/O")

@@ -396,14 +396,20 @@ def is_even(x):
     """(even? n) for integers."""
     if type(x) is int:
         return x % 2 == 0
-    raise error("type_error" if type(x) is not float else "arithmetic_error",
-                f"even? expects an integer, got {type_name(x)}")
+    raise _parity_error("even?", x)
 
 
 @builtin("odd?", "predicates", returns_bool=True)
 def is_odd(x):
     """(odd? n) for integers."""
-    return not is_even(x)
+    if type(x) is int:
+        return x % 2 == 1
+    raise _parity_error("odd?", x)
+
+
+def _parity_error(fname, x):
+    return error("type_error" if type(x) is not float else "arithmetic_error",
+                 f"{fname} expects an integer, got {type_name(x)}")
 
 
 @builtin("nan?", "predicates", returns_bool=True)

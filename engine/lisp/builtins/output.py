@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.lisp.builtins.registry import builtin, variant
 from engine.lisp.builtins.support import check_length, limits
 from engine.lisp.printer import pr_str, print_str, to_str
+from engine.lisp.values import Regex
 
 
 def _print(text: str) -> None:
@@ -13,20 +14,44 @@ def _print(text: str) -> None:
 
 
 def _joined(values, convert) -> str:
-    cap = limits().print_total_chars + 1
-    return " ".join(convert(v, limit=cap) for v in values)
+    """The values' texts joined by spaces, built only just past the per-call print limit
+    (the print is cut there anyway), so printing a huge value many times stays cheap."""
+    budget = limits().print_chars + 1
+    parts = []
+    size = 0
+    for v in values:
+        if parts:
+            size += 1
+        text = convert(v, limit=max(budget - size, 1))
+        parts.append(text)
+        size += len(text)
+        if size >= budget:
+            break
+    return " ".join(parts)
+
+
+def _shown(value, limit: int) -> str:
+    """One println argument: strings raw, and (as upstream) a non-empty vector of characters
+    (1-character strings, such as (take 3 "abcdef")) joined into its text."""
+    if type(value) is tuple and value and all(type(c) is str and len(c) == 1 for c in value):
+        return "".join(value[:limit + 1])
+    return print_str(value, limit=limit)
 
 
 @builtin("println", "output")
 def println(*values):
-    """(println x ...) prints its arguments joined by spaces; strings print without quotes."""
-    _print(_joined(values, print_str))
+    """(println x ...) prints its arguments joined by spaces; strings print without quotes.
+
+    Floats show at most 10 decimals. As upstream, a vector of characters (such as
+    (take 3 "abcdef")) prints as its text. Each call is one entry of the output, cut after
+    2000 characters."""
+    _print(_joined(values, _shown))
 
 
 @builtin("print", "output")
 def print_(*values):
     """(print x ...) like println; each call is one entry of the output."""
-    _print(_joined(values, print_str))
+    _print(_joined(values, _shown))
 
 
 @builtin("prn", "output")
@@ -39,15 +64,28 @@ def prn(*values):
 def pr_str_(*values):
     """(pr-str x ...) the readable text of the values, joined by spaces."""
     cap = limits().string_length
-    text = " ".join(pr_str(v, limit=cap + 1) for v in values)
-    check_length("pr-str", len(text))
-    return text
+    parts = []
+    size = -1
+    for v in values:
+        text = pr_str(v, limit=cap + 1)
+        size += len(text) + 1
+        if size > cap:
+            check_length("pr-str", size)
+        parts.append(text)
+    return " ".join(parts)
 
 
-def _str1(x):
+def str_value(x) -> str:
+    """What `(str x)` gives for one value (a regex gives its pattern text, as in Clojure),
+    cut just past the string length limit so that callers' length checks fail."""
     if type(x) is str:
         return x
+    if type(x) is Regex:
+        return x.source
     return to_str(x, limit=limits().string_length + 1)
+
+
+_str1 = str_value
 
 
 @builtin("str", "strings")
@@ -55,9 +93,15 @@ def str_(*values):
     """(str x ...) concatenates values as text; nil is empty, collections print as Clojure."""
     if not values:
         return ""
-    parts = [_str1(v) for v in values]
-    total = sum(map(len, parts))
-    check_length("str", total)
+    cap = limits().string_length
+    parts = []
+    total = 0
+    for v in values:
+        text = v if type(v) is str else _str1(v)
+        total += len(text)
+        if total > cap:
+            check_length("str", total)
+        parts.append(text)
     return "".join(parts)
 
 

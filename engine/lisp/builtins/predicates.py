@@ -120,10 +120,17 @@ def is_coll(x):
     return type(x) in (tuple, Map, frozenset)
 
 
-@builtin("fn?", "predicates", returns_bool=True, aliases=("ifn?",))
+@builtin("fn?", "predicates", returns_bool=True)
 def is_function(x):
     """(fn? x) x is a function."""
     return is_fn(x)
+
+
+@builtin("ifn?", "predicates", returns_bool=True)
+def is_callable(x):
+    """(ifn? x) x can be called: a function, keyword, map, set or vector."""
+    t = type(x)
+    return t is Keyword or t is Map or t is frozenset or t is tuple or is_fn(x)
 
 
 @builtin("regex?", "predicates", returns_bool=True)

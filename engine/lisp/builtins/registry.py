@@ -93,10 +93,15 @@ def constant(name: str, value, category: str = "math") -> None:
                              pyname=pyname_of(name), constant=True)
 
 
+TWO_ARGUMENT_VARIANTS: dict = {}   # builtin function -> its 2-argument fast path (for reduce)
+
+
 def variant(name: str, arity: int):
     """Register a fast path of builtin `name` for exactly `arity` arguments."""
     def register(fn):
         BUILTINS[name].variants[arity] = fn
+        if arity == 2:
+            TWO_ARGUMENT_VARIANTS[BUILTINS[name].fn] = fn
         return fn
     return register
 

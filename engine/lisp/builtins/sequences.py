@@ -10,9 +10,10 @@ import math
 from functools import cmp_to_key
 
 from engine.lisp.access import as_fn, key_getter
-from engine.lisp.builtins.registry import BUILTINS, builtin, variant
-from engine.lisp.builtins.support import check_size, items, show, type_error
-from engine.lisp.compare import compare, key_order, sorted_values
+from engine.lisp.builtins.math import add
+from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
+from engine.lisp.builtins.support import check_size, checked_int, items, show, type_error
+from engine.lisp.compare import check_key, check_keys, compare, key_order, sorted_values
 from engine.lisp.errors import error
 from engine.lisp.values import EMPTY_MAP, Keyword, Map, is_fn, truthy, type_name
 
@@ -83,19 +84,31 @@ def reduce_(f, init_or_coll, *coll):
     """(reduce f coll) or (reduce f init coll): (f acc item) over the items."""
     f = as_fn(f)
     if coll:
-        acc, seq = init_or_coll, items("reduce", coll[0])
         if len(coll) > 1:
-            raise error("arity_error", "reduce expects 2 or 3 arguments")
+            raise error("arity_error", f"reduce expects 2 or 3 arguments, got {len(coll) + 2}")
+        acc, seq = init_or_coll, items("reduce", coll[0])
     else:
         seq = items("reduce", init_or_coll)
         if not seq:
             return f()
         acc, seq = seq[0], seq[1:]
+    if f is _ADD and type(acc) in (int, float) and all(type(x) in (int, float) for x in seq):
+        return _checked_sum(acc, seq)
+    f = TWO_ARGUMENT_VARIANTS.get(f, f)   # a builtin's fixed-arity fast path
     for x in seq:
         acc = f(acc, x)
         if type(acc) is Reduced:
             return acc.value
     return acc
+
+
+def _checked_sum(acc, seq):
+    """(reduce + ...) over numbers in C; an integer total must fit in 64 bits."""
+    total = sum(seq, acc)
+    return checked_int(total) if type(total) is int else total
+
+
+_ADD = add
 
 
 @builtin("reduce-kv", "collections", calls_fns=True)
@@ -138,9 +151,24 @@ def range_(start_or_end, end=None, step=None):
         r = range(start, end, step)
         check_size("range", len(r))
         return tuple(r)
-    count = max(0, math.ceil((end - start) / step))
-    check_size("range", count)
-    return tuple(start + i * step for i in range(count))
+    span = (end - start) / step
+    if span != span or span <= 0:
+        return ()
+    if math.isinf(span):
+        raise error("memory_exceeded", "range to an infinite end would never stop",
+                    "give a finite end, e.g. (range 0 100)")
+    n = check_size("range", math.ceil(span))
+    if type(start) is int and type(step) is int:   # a float end only: integers all along
+        return tuple(range(start, math.ceil(end) if step > 0 else math.floor(end), step))
+    # As Clojure: start as given, then repeated addition of step (not start + i * step).
+    out = []
+    x = start
+    while (x < end) if step > 0 else (x > end):
+        if len(out) > n:   # rounding, or a step too small to move x
+            check_size("range", len(out))
+        out.append(x)
+        x += step
+    return tuple(out)
 
 
 @builtin("count", "collections")
@@ -195,7 +223,9 @@ def next_(coll):
 def nth(coll, index, default=None):
     """(nth coll i) the item at i, or nil (or default) when out of range."""
     if type(index) is not int:
-        raise type_error("nth", "an integer index", index)
+        if type(index) is not float or not math.isfinite(index):
+            raise type_error("nth", "an integer index", index)
+        index = int(index)   # as Clojure: (nth v 1.0) is (nth v 1); (/ n 2) is a float here
     seq = items("nth", coll)
     return seq[index] if 0 <= index < len(seq) else default
 
@@ -211,6 +241,7 @@ def conj(coll=None, *xs):
         return xs
     if t is frozenset:
         check_size("conj", len(coll) + len(xs))
+        check_keys(xs)
         return coll.union(xs)
     if t is Map:
         return _into_map("conj", coll, xs)
@@ -233,7 +264,7 @@ def _into_map(fname: str, m: Map, entries) -> Map:
                 for k, v in e.items():
                     mm[k] = v
             elif type(e) is tuple and len(e) == 2:
-                mm[e[0]] = e[1]
+                mm[check_key(e[0])] = e[1]
             elif e is None:
                 continue
             else:
@@ -256,6 +287,7 @@ def into(to, from_=None):
         return tuple(source)
     if t is frozenset:
         check_size("into", len(to) + len(source))
+        check_keys(source)
         return to.union(source)
     if t is Map:
         return _into_map("into", to, source)
@@ -392,10 +424,13 @@ def sort(comp_or_coll, coll=None, *extra):
     return tuple(sorted(seq, key=cmp_to_key(comparator(comp, "sort"))))
 
 
+_NO_COLL = object()   # (sort-by k comp nil) has an explicit nil collection
+
+
 @builtin("sort-by", "collections", calls_fns=True)
-def sort_by(keyfn, comp_or_coll, coll=None):
+def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
     """(sort-by keyfn coll) or (sort-by keyfn comp coll); keyfn may be :key, "key" or a path."""
-    if coll is None:
+    if coll is _NO_COLL:
         comp, seq_in = None, comp_or_coll
     else:
         comp, seq_in = comp_or_coll, coll
@@ -436,7 +471,7 @@ def group_by(keyfn, coll):
     for x in items("group-by", coll):
         k = getter(x)
         try:
-            groups.setdefault(k, []).append(x)
+            groups.setdefault(check_key(k), []).append(x)
         except TypeError:
             raise error("type_error", f"group-by: cannot use {type_name(k)} as a key") from None
     return Map({k: tuple(v) for k, v in groups.items()}) if groups else EMPTY_MAP
@@ -446,7 +481,9 @@ def group_by(keyfn, coll):
 def frequencies(coll):
     """(frequencies coll) a map from each distinct item to how often it occurs."""
     counts: dict = {}
-    for x in items("frequencies", coll):
+    seq = items("frequencies", coll)
+    check_keys(seq)
+    for x in seq:
         counts[x] = counts.get(x, 0) + 1
     return Map(counts) if counts else EMPTY_MAP
 
@@ -454,7 +491,9 @@ def frequencies(coll):
 @builtin("distinct", "collections")
 def distinct(coll):
     """(distinct coll) the items without repeats, first occurrence kept."""
-    return tuple(dict.fromkeys(items("distinct", coll)))
+    seq = items("distinct", coll)
+    check_keys(seq)
+    return tuple(dict.fromkeys(seq))
 
 
 @builtin("apply", "functions", calls_fns=True)

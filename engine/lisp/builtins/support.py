@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.lisp.compare import key_order, map_items
 from engine.lisp.errors import error
+from engine.lisp.limits import Limits
 from engine.lisp.printer import pr_str
+from engine.lisp.runtime import RUNNING
 from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, type_name
 
 
@@ -14,8 +16,8 @@ def show(value) -> str:
 
 
 def type_error(fname: str, expected: str, got, hint: str | None = None):
-    return error("type_error", f"{fname} expects {expected}, got {type_name(got)} {show(got)}",
-                 hint)
+    shown = "nil" if got is None else f"{type_name(got)} {show(got)}"
+    return error("type_error", f"{fname} expects {expected}, got {shown}", hint)
 
 
 def number(fname: str, x):
@@ -62,13 +64,13 @@ def items(fname: str, coll) -> tuple | list | str:
     raise type_error(fname, "a collection", coll)
 
 
-def limits():
-    from engine.lisp.runtime import CURRENT
-    ctx = CURRENT.get(None)
-    if ctx is None:
-        from engine.lisp.limits import Limits
-        return Limits()
-    return ctx.limits
+_DEFAULT_LIMITS = Limits()
+
+
+def limits() -> Limits:
+    """The limits of the run in progress (the defaults outside a run)."""
+    ctx = getattr(RUNNING, "s", None)
+    return _DEFAULT_LIMITS if ctx is None else ctx.limits
 
 
 def check_size(fname: str, n: int) -> int:

@@ -1,0 +1,143 @@
+"""PTC-Lisp speed against plain Python on typical LLM data programs, measured in one process.
+
+    python benchmarks/lisp_bench.py [--repeat N]
+
+Each program runs end to end through `engine.lisp.run` (read, analyze, compile, execute), and
+the same work is written in plain Python. Both are timed in this run (best of several rounds,
+because machines here are noisy); the report is the ratio PTC-Lisp time / Python time per
+program and their geometric mean. Target: geometric mean at most 10, none above 25.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.lisp import run  # noqa: E402
+from engine.lisp.convert import from_python  # noqa: E402
+
+CATEGORIES = ["books", "games", "garden", "kitchen", "music", "sports", "toys"]
+RECORDS = [{"id": i, "name": f"item-{i}", "category": CATEGORIES[i % 7],
+            "price": round(5 + (i * 37 % 500) * 1.25, 2), "stock": i * 13 % 40}
+           for i in range(2000)]
+# Records a program works on arrive as a definition from an earlier turn (already PTC data).
+MEMORY = {"records": from_python(RECORDS)}
+
+
+def py_map_reduce():
+    return sum(x * x for x in range(100000) if x % 2 == 0)
+
+
+def py_assoc_map():
+    m = {}
+    for i in range(10000):
+        m["k" + str(i)] = i
+    return len(m)
+
+
+def py_group_by():
+    groups: dict = {}
+    for r in RECORDS:
+        if r["stock"] > 0 and r["price"] > 100:
+            groups.setdefault(r["category"], []).append(r)
+    return {k: len(v) for k, v in groups.items()}
+
+
+def py_strings():
+    names = [f"item-{i}-{i % 13}" for i in range(5000)]
+    hits = [s.upper() for s in names if "-7" in s]
+    return len(",".join(hits))
+
+
+def py_sort_by():
+    return [r["id"] for r in sorted(RECORDS, key=lambda r: r["price"], reverse=True)[:10]]
+
+
+def py_loop():
+    i, acc = 0, 0
+    while i < 1000:
+        acc += i * i
+        i += 1
+    return acc
+
+
+PROGRAMS = [
+    ("map/reduce over 100,000 numbers",
+     "(->> (range 100000) (filter even?) (map #(* % %)) (reduce +))", py_map_reduce),
+    ("10,000-entry map with assoc in reduce",
+     '(count (reduce (fn [m i] (assoc m (str "k" i) i)) {} (range 10000)))', py_assoc_map),
+    ("filter/group-by over 2,000 records",
+     "(->> records (filter #(and (pos? (:stock %)) (> (:price %) 100))) (group-by :category)"
+     " (map (fn [[k v]] [k (count v)])) (into {}))", py_group_by),
+    ("string building and searching over 5,000 strings",
+     '(->> (range 5000) (map #(str "item-" % "-" (mod % 13))) (filter #(str/includes? % "-7"))'
+     ' (map str/upper-case) (str/join ",") count)', py_strings),
+    ("sort-by over 2,000 records",
+     "(->> records (sort-by :price >) (take 10) (mapv :id))", py_sort_by),
+    ("1,000-iteration loop",
+     "(loop [i 0 acc 0] (if (< i 1000) (recur (inc i) (+ acc (* i i))) acc))", py_loop),
+]
+
+
+def best_time(fn, repeat: int) -> float:
+    """Seconds per call: the best of `repeat` rounds, each long enough to be measurable."""
+    calls = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        if time.perf_counter() - start > 0.02 or calls > 1000:
+            break
+        calls *= 2
+    rounds = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        rounds.append((time.perf_counter() - start) / calls)
+    return min(rounds)
+
+
+def lisp_call(source: str):
+    def call():
+        result = run(source, memory=MEMORY)
+        if result.error:
+            raise SystemExit(f"benchmark program failed: {result.error}\n{source}")
+        return result.value
+    return call
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args(argv)
+    rows, ratios = [], []
+    for name, source, python in PROGRAMS:
+        lisp = lisp_call(source)
+        from engine.lisp import pr_str
+        from engine.lisp.convert import to_python
+        got, want = to_python(lisp()), python()
+        if got != want and not (isinstance(want, dict) and got == want):
+            raise SystemExit(f"{name}: PTC-Lisp gave {pr_str(lisp())}, Python {want!r}")
+        t_lisp, t_py = best_time(lisp, args.repeat), best_time(python, args.repeat)
+        ratio = t_lisp / t_py
+        ratios.append(ratio)
+        rows.append((name, t_lisp * 1000, t_py * 1000, ratio))
+    width = max(len(r[0]) for r in rows)
+    print(f"| {'program':<{width}} | PTC-Lisp ms | Python ms | ratio |")
+    print(f"|{'-' * (width + 2)}|------------:|----------:|------:|")
+    for name, t_lisp, t_py, ratio in rows:
+        print(f"| {name:<{width}} | {t_lisp:11.3f} | {t_py:9.3f} | {ratio:5.1f} |")
+    geo = math.exp(statistics.fmean(math.log(r) for r in ratios))
+    print(f"\ngeometric mean ratio {geo:.1f} (target <= 10), worst {max(ratios):.1f} (target <= 25)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,289 @@
+"""Higher-order functions: partial, comp, complement, juxt, fnil, every-pred, pmap...
+
+Every function these builtins return is a plain Python function, so compiled code calls it
+directly. Callable data (keywords, maps, sets) is accepted wherever a function is, through
+`as_fn`; a vector is refused with a hint. `pmap` and `pcalls` run sequentially, in order, so
+their prints and tool calls are recorded in input order.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine.lisp.access import as_fn
+from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.support import items, show
+from engine.lisp.errors import error
+from engine.lisp.values import Map, is_fn, type_name
+
+
+def _check_deadline() -> None:
+    """A timeout when the run's deadline has passed (for loops that may call only builtins)."""
+    from engine.lisp.runtime import CURRENT, _timeout
+    ctx = CURRENT.get(None)
+    if ctx is not None and time.perf_counter() > ctx.deadline:
+        _timeout()
+
+
+def _fns(fname: str, fs, role: str = "function") -> list:
+    out = []
+    for f in fs:
+        if f is None:
+            raise error("type_error", f"{fname} expects {role}s, got nil",
+                        f"pass a function such as inc, :key or #(...) to {fname}")
+        out.append(as_fn(f, role))
+    return out
+
+
+# --- partial, comp, complement, constantly, juxt ------------------------------------------
+
+@builtin("partial", "functions", calls_fns=True)
+def hof_partial(f, *fixed):
+    """(partial f x ...) f with its first arguments fixed: ((partial + 10) 1 2) is 13."""
+    g = _fns("partial", (f,))[0]
+    if not fixed:
+        return f
+
+    def partial_fn(*more):
+        return g(*fixed, *more)
+    return partial_fn
+
+
+@builtin("comp", "functions", calls_fns=True)
+def hof_comp(*fs):
+    """(comp f g ...) composes right to left: ((comp f g) x) is (f (g x)); (comp) is identity."""
+    fs = _fns("comp", fs)
+    if not fs:
+        def comp_identity(x):
+            return x
+        return comp_identity
+    if len(fs) == 1:
+        return fs[0]
+    last, rest = fs[-1], tuple(reversed(fs[:-1]))
+
+    def composed(*args):
+        value = last(*args)
+        for g in rest:
+            value = g(value)
+        return value
+    return composed
+
+
+@builtin("complement", "functions", calls_fns=True)
+def hof_complement(f):
+    """(complement f) a function returning true where f returns nil or false, else false."""
+    f = _fns("complement", (f,))[0]
+
+    def complemented(*args):
+        r = f(*args)
+        return r is None or r is False
+    return complemented
+
+
+@builtin("constantly", "functions")
+def hof_constantly(x):
+    """(constantly x) a function that takes any arguments and always returns x."""
+    def constant_fn(*args):
+        return x
+    return constant_fn
+
+
+@builtin("juxt", "functions", calls_fns=True)
+def hof_juxt(*fs):
+    """(juxt f g ...) a function returning the vector [(f x) (g x) ...]: ((juxt :a :b) m)."""
+    fs = tuple(_fns("juxt", fs))
+
+    def juxtaposed(*args):
+        return tuple([f(*args) for f in fs])
+    return juxtaposed
+
+
+# --- every-pred, some-fn, all-of, any-of, none-of ------------------------------------------
+
+def _pred_major(ps, args):
+    """The calls (p x) in Clojure's order: every predicate over the first three arguments,
+    then, for each further argument, every predicate."""
+    head, tail = args[:3], args[3:]
+    for p in ps:
+        for x in head:
+            yield p(x)
+    for x in tail:
+        for p in ps:
+            yield p(x)
+
+
+@builtin("every-pred", "functions", calls_fns=True)
+def hof_every_pred(p, *ps):
+    """(every-pred p ...) a predicate: true when every p is truthy for every argument."""
+    preds = tuple(_fns("every-pred", (p, *ps), "predicate"))
+
+    def every_pred_fn(*args):
+        for r in _pred_major(preds, args):
+            if r is None or r is False:
+                return False
+        return True
+    return every_pred_fn
+
+
+@builtin("some-fn", "functions", calls_fns=True)
+def hof_some_fn(p, *ps):
+    """(some-fn p ...) a function returning the first truthy (p x) over all p and arguments."""
+    preds = tuple(_fns("some-fn", (p, *ps), "predicate"))
+
+    def some_fn_fn(*args):
+        last = None
+        for i, r in enumerate(_pred_major(preds, args)):
+            if r is not None and r is not False:
+                return r
+            last = r
+        # Clojure: `or` over the first three arguments, then `some` (nil) over the rest
+        return None if len(args) > 3 else last
+    return some_fn_fn
+
+
+@builtin("all-of", "functions", calls_fns=True)
+def hof_all_of(*preds):
+    """(all-of p ...) a predicate true when every p is truthy: (filter (all-of (where :a) even?) xs).
+    With no predicates it is always true."""
+    preds = tuple(_fns("all-of", preds, "predicate"))
+
+    def all_of_fn(*args):
+        for p in preds:
+            r = p(*args)
+            if r is None or r is False:
+                return False
+        return True
+    return all_of_fn
+
+
+@builtin("any-of", "functions", calls_fns=True)
+def hof_any_of(*preds):
+    """(any-of p ...) a predicate true when some p is truthy. With no predicates always false."""
+    preds = tuple(_fns("any-of", preds, "predicate"))
+
+    def any_of_fn(*args):
+        for p in preds:
+            r = p(*args)
+            if r is not None and r is not False:
+                return True
+        return False
+    return any_of_fn
+
+
+@builtin("none-of", "functions", calls_fns=True)
+def hof_none_of(*preds):
+    """(none-of p ...) a predicate true when no p is truthy. With no predicates always true."""
+    preds = tuple(_fns("none-of", preds, "predicate"))
+
+    def none_of_fn(*args):
+        for p in preds:
+            r = p(*args)
+            if r is not None and r is not False:
+                return False
+        return True
+    return none_of_fn
+
+
+# --- fnil, memoize, trampoline ------------------------------------------------------------
+
+_NONE = object()
+
+
+@builtin("fnil", "functions", calls_fns=True)
+def hof_fnil(f, x, y=_NONE, z=_NONE):
+    """(fnil f x) f with a nil first argument replaced by x; (fnil f x y) and (fnil f x y z)
+    also replace a nil second and third argument: (update m :n (fnil inc 0))."""
+    f = _fns("fnil", (f,))[0]
+    defaults = tuple(d for d in (x, y, z) if d is not _NONE)
+    n = len(defaults)
+
+    def fnil_fn(*args):
+        head = [defaults[i] if a is None else a for i, a in enumerate(args[:n])]
+        return f(*head, *args[n:])
+    return fnil_fn
+
+
+_MEMO_NODES = 10_000      # arguments bigger than this are not cached (the key would be costly)
+_MEMO_ENTRIES = 100_000   # a memoized function caches at most this many results
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _memo_key(args: tuple):
+    """A hashable key telling apart what `=` would not (1, 1.0 and true), or None when the
+    arguments are too big to key cheaply."""
+    budget = [_MEMO_NODES]
+
+    def key(v):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooBig
+        t = type(v)
+        if t is tuple:
+            return ("v", tuple([key(x) for x in v]))
+        if t is Map:
+            return ("m", frozenset([(key(k), key(x)) for k, x in v.items()]))
+        if t is frozenset:
+            return ("s", frozenset([key(x) for x in v]))
+        return (t, v)
+    try:
+        k = tuple([key(a) for a in args])
+        hash(k)
+        return k
+    except (_TooBig, TypeError):
+        return None
+
+
+@builtin("memoize", "functions", calls_fns=True)
+def hof_memoize(f):
+    """(memoize f) f caching its result for each distinct list of arguments."""
+    f = _fns("memoize", (f,))[0]
+    cache: dict = {}
+
+    def memoized(*args):
+        k = _memo_key(args)
+        if k is None:
+            return f(*args)
+        hit = cache.get(k, cache)
+        if hit is not cache:
+            return hit
+        value = f(*args)
+        if len(cache) < _MEMO_ENTRIES:
+            cache[k] = value
+        return value
+    return memoized
+
+
+@builtin("trampoline", "functions", calls_fns=True)
+def hof_trampoline(f, *args):
+    """(trampoline f x ...) calls (f x ...), then keeps calling the result with no arguments
+    while it is a function; returns the first result that is not a function."""
+    value = _fns("trampoline", (f,))[0](*args)
+    while is_fn(value):
+        _check_deadline()
+        value = value()
+    return value
+
+
+# --- pmap, pcalls --------------------------------------------------------------------------
+
+@builtin("pmap", "functions", calls_fns=True)
+def hof_pmap(f, coll, *colls):
+    """(pmap f coll) like map (runs in order here): (pmap #(tool/fetch %) ids)."""
+    f = _fns("pmap", (f,))[0]
+    if not colls:
+        return tuple([f(x) for x in items("pmap", coll)])
+    return tuple([f(*xs) for xs in zip(*[items("pmap", c) for c in (coll, *colls)])])
+
+
+@builtin("pcalls", "functions", calls_fns=True)
+def hof_pcalls(*thunks):
+    """(pcalls f g ...) calls each function of no arguments, in order: [(f) (g) ...]."""
+    for t in thunks:
+        if not is_fn(t):
+            raise error("type_error", f"pcalls expects functions of no arguments, got "
+                                      f"{type_name(t)} {show(t)}",
+                        "wrap each call: (pcalls #(tool/a) #(tool/b))")
+    return tuple([t() for t in thunks])

@@ -1,0 +1,307 @@
+"""Regular expressions: re-pattern, re-find, re-matches, re-seq, re-split, bounded in time.
+
+Every match runs with the `regex` package's `timeout=` set to the time the run has left, so a
+catastrophic pattern such as `(a+)+$` ends in a `timeout` error instead of hanging. Matches
+follow Java's `Matcher.find` (an empty match moves the next search one character on), so
+`re-seq` and `str/split` give Clojure's results.
+"""
+
+from __future__ import annotations
+
+import re as _py_re
+import time
+
+from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.support import check_size, limits, show, type_error
+from engine.lisp.errors import PtcError, error
+from engine.lisp.values import Regex
+
+_NO_CONTEXT_SECONDS = 1.0
+_MIN_SECONDS = 0.001
+
+
+def time_left() -> float:
+    """Seconds the current run has left (at least a small positive value)."""
+    from engine.lisp.runtime import CURRENT
+    ctx = CURRENT.get(None)
+    if ctx is None:
+        return _NO_CONTEXT_SECONDS
+    return max(ctx.deadline - time.perf_counter(), _MIN_SECONDS)
+
+
+def regex_timeout() -> Exception:
+    ms = limits().time_ms
+    return error("timeout", f"execution exceeded the time limit of {ms} ms (in a regex match)",
+                 "simplify the regex: avoid nested repeats such as (a+)+ or (.*)*")
+
+
+MAX_EXPANSION = 100_000
+_COUNTED = _py_re.compile(r"\{(\d*)(?:,(\d*))?\}")
+
+
+def expansion(source: str) -> int:
+    """An upper bound of how many items the `regex` package expands `source` into: it writes
+    out the mandatory part of a counted repeat, so `((a{1000}){1000}){1000}` (23 characters)
+    would need gigabytes. Sizes add up along the pattern and multiply through nested repeats."""
+    stack = [[0, 0]]        # per open group: [size of the finished items, size of the last item]
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        top = stack[-1]
+        if c == "\\":
+            j = i + 2
+            if source[i + 1:i + 2] in ("p", "P", "N", "x", "g", "k") and source[j:j + 1] == "{":
+                close = source.find("}", j)
+                j = n if close < 0 else close + 1
+            top[0] += top[1]
+            top[1] = 1
+            i = j
+        elif c == "[":
+            j = i + 1
+            if source[j:j + 1] == "^":
+                j += 1
+            if source[j:j + 1] == "]":
+                j += 1
+            while j < n and source[j] != "]":
+                j += 2 if source[j] == "\\" else 1
+            top[0] += top[1]
+            top[1] = 1
+            i = j + 1
+        elif c == "(":
+            stack.append([0, 0])
+            i += 1
+        elif c == ")":
+            total, last = stack.pop() if len(stack) > 1 else (0, 0)
+            parent = stack[-1]
+            parent[0] += parent[1]
+            parent[1] = total + last
+            i += 1
+        elif c == "|":
+            top[0] += top[1]
+            top[1] = 0
+            i += 1
+        elif c == "{" and (m := _COUNTED.match(source, i)) and (m.group(1) or m.group(2)):
+            top[1] *= max(int(m.group(1) or 0), 1)
+            if top[0] + top[1] > MAX_EXPANSION:
+                return top[0] + top[1]
+            i = m.end()
+        elif c in "*+?":
+            i += 1
+        else:
+            top[0] += top[1]
+            top[1] = 1
+            i += 1
+    while len(stack) > 1:
+        total, last = stack.pop()
+        stack[-1][0] += stack[-1][1] + total + last
+        stack[-1][1] = 0
+    return stack[0][0] + stack[0][1]
+
+
+def compile_pattern(source: str, span=None) -> Regex:
+    """A regex value from pattern text (as `#"..."`), refusing patterns whose counted repeats
+    would expand to more than MAX_EXPANSION items."""
+    from engine.lisp.analyzer import compile_regex
+    if len(source) <= 1000 and expansion(source) > MAX_EXPANSION:
+        raise PtcError("parse_error", f"regex {show(source)} repeats too much: its counted "
+                                      f"repeats such as {{1000}} multiply to more than "
+                                      f"{MAX_EXPANSION} items", span,
+                       "use smaller repeat counts, or + and * for open-ended repeats")
+    return compile_regex(source, span)
+
+
+def as_pattern(fname: str, re):
+    """The compiled pattern of a regex value; a string is compiled as a pattern too."""
+    t = type(re)
+    if t is Regex:
+        return re.pattern
+    if t is str:
+        return compile_pattern(re).pattern
+    raise type_error(fname, 'a regex such as #"\\d+"', re)
+
+
+def subject(fname: str, s) -> str:
+    if type(s) is str:
+        return s
+    raise type_error(fname, "a string to match", s)
+
+
+def search(pattern, s: str, pos: int = 0):
+    try:
+        return pattern.search(s, pos, timeout=time_left())
+    except TimeoutError:
+        raise regex_timeout() from None
+
+
+def full_match(pattern, s: str):
+    try:
+        return pattern.fullmatch(s, timeout=time_left())
+    except TimeoutError:
+        raise regex_timeout() from None
+
+
+def _deadline() -> float:
+    from engine.lisp.runtime import CURRENT
+    ctx = CURRENT.get(None)
+    return ctx.deadline if ctx is not None else time.perf_counter() + _NO_CONTEXT_SECONDS
+
+
+def find_all(pattern, s: str):
+    """Successive matches as Java's Matcher.find gives them: after an empty match at i the
+    next search starts at i + 1 (Python would try a longer match at i first)."""
+    pos, n = 0, len(s)
+    count = 0
+    clock = time.perf_counter
+    deadline = _deadline()
+    while pos <= n:
+        restart = None
+        empty_at = -1
+        try:
+            for m in pattern.finditer(s, pos, timeout=time_left()):
+                start, end = m.span()
+                if start == empty_at and end != start:
+                    restart = start + 1
+                    break
+                yield m
+                empty_at = end if start == end else -1
+                count += 1
+                if not count & 1023 and clock() > deadline:
+                    raise regex_timeout()
+        except TimeoutError:
+            raise regex_timeout() from None
+        if restart is None:
+            return
+        pos = restart
+
+
+def match_value(m):
+    """A match as Clojure gives it: the text, or [full g1 g2 ...] when the pattern has groups."""
+    if m is None:
+        return None
+    if m.re.groups == 0:
+        return m.group(0)
+    return (m.group(0), *m.groups())
+
+
+def fast_ok(pattern) -> bool:
+    """Whether the `regex` package's own loops (findall, split, sub) give Java's matches.
+
+    They differ from Java only after an empty match, where Python may still take a longer
+    match at the same place; that needs an alternative or a lazy repeat preferring the empty
+    match, so patterns without `|` and lazy repeats take the fast path."""
+    src = pattern.pattern
+    return not ("|" in src or "??" in src or "*?" in src or "+?" in src or "}?" in src)
+
+
+def _timed(call, *args, **kwargs):
+    try:
+        return call(*args, timeout=time_left(), **kwargs)
+    except TimeoutError:
+        raise regex_timeout() from None
+
+
+def java_split(pattern, s: str, limit: int = 0, keep_trailing: bool = False) -> tuple:
+    """`Pattern.split(s, limit)`: no empty first piece from an empty match at the start, at
+    most `limit` pieces when it is positive, trailing empty pieces dropped when it is 0."""
+    if limit == 1:
+        return (s,)
+    if pattern.groups == 0 and fast_ok(pattern):
+        first = _timed(pattern.match, s)
+        skip = first is not None and first.end() == 0
+        maxsplit = limit - 1 + skip if limit > 0 else 0
+        pieces = _timed(pattern.split, s, maxsplit)
+        if skip:
+            del pieces[0]
+        check_size("split", len(pieces))
+    else:
+        pieces = []
+        index = 0
+        limited = limit > 0
+        cap = limits().collection_size
+        for m in find_all(pattern, s):
+            start, end = m.span()
+            if limited and len(pieces) >= limit - 1:
+                break
+            if index == 0 and start == 0 and end == 0:
+                continue
+            pieces.append(s[index:start])
+            index = end
+            if len(pieces) > cap:
+                check_size("split", len(pieces))
+        if index == 0:
+            return (s,)
+        pieces.append(s[index:])
+    if len(pieces) == 1:
+        return (s,)
+    if limit == 0 and not keep_trailing:
+        while pieces and pieces[-1] == "":
+            pieces.pop()
+    return tuple(pieces)
+
+
+@builtin("re-pattern", "regex")
+def re_pattern(s):
+    """(re-pattern s) a regex from pattern text, as #"..." would give; at most 1000 characters."""
+    if type(s) is Regex:
+        return s
+    if type(s) is not str:
+        raise type_error("re-pattern", "a string", s)
+    return compile_pattern(s)
+
+
+@builtin("re-find", "regex")
+def re_find(re, s):
+    """(re-find re s) the first match of re in s, or nil; [full g1 g2 ...] when re has groups.
+
+    A group that did not take part in the match is nil."""
+    pattern = as_pattern("re-find", re)
+    return match_value(search(pattern, subject("re-find", s)))
+
+
+@builtin("re-matches", "regex")
+def re_matches(re, s):
+    """(re-matches re s) like re-find, but re must match the whole string, else nil."""
+    pattern = as_pattern("re-matches", re)
+    return match_value(full_match(pattern, subject("re-matches", s)))
+
+
+@builtin("re-seq", "regex")
+def re_seq(re, s):
+    """(re-seq re s) every match of re in s, as re-find gives them; [] when none."""
+    pattern = as_pattern("re-seq", re)
+    text = subject("re-seq", s)
+    cap = limits().collection_size
+    if pattern.groups == 0 and fast_ok(pattern):
+        found = _timed(pattern.findall, text)
+        check_size("re-seq", len(found))
+        return tuple(found)
+    found = []
+    for m in find_all(pattern, text):
+        found.append(match_value(m))
+        if len(found) > cap:
+            check_size("re-seq", len(found))
+    return tuple(found)
+
+
+@builtin("re-split", "regex")
+def re_split(re, s):
+    """(re-split re s) the pieces of s between matches of re (regex first); empty pieces are kept.
+
+    Trailing empty pieces are kept too (unlike str/split), and the text of re's groups is kept
+    between the pieces."""
+    pattern = as_pattern("re-split", re)
+    text = subject("re-split", s)
+    pieces: list[str] = []
+    index, n = 0, len(text)
+    cap = limits().collection_size
+    for m in find_all(pattern, text):
+        start, end = m.span()
+        if start == end and (start == 0 or start == n):
+            continue
+        pieces.append(text[index:start])
+        pieces.extend(g if g is not None else "" for g in m.groups())
+        index = end
+        if len(pieces) > cap:
+            check_size("re-split", len(pieces))
+    pieces.append(text[index:])
+    return tuple(pieces)

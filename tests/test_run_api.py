@@ -1,0 +1,143 @@
+"""The public API of engine.lisp.run: what a host (the agent loop, the app) relies on."""
+
+from collections.abc import Mapping, Sequence, Set
+
+import pytest
+
+from engine.lisp import Keyword, PtcError, RunResult, ToolCall, run, to_python
+
+
+def test_result_fields_of_a_plain_value():
+    r = run("(+ 1 2)")
+    assert isinstance(r, RunResult)
+    assert (r.value, r.signal, r.error, r.prints, r.tool_calls) == (3, None, None, [], [])
+
+
+def test_value_model():
+    r = run('[{:a 1 "b" #{:x}} nil true 1.5 "s" :k]')
+    vec = r.value
+    assert isinstance(vec, Sequence) and not isinstance(vec, str)
+    m = vec[0]
+    assert isinstance(m, Mapping) and m[Keyword("a")] == 1
+    assert isinstance(m["b"], Set) and Keyword("x") in m["b"]
+    assert vec[1:] == (None, True, 1.5, "s", Keyword("k"))
+    assert Keyword("k") is Keyword("k") and Keyword("k").name == "k"
+
+
+def test_return_and_fail_signals_keep_prior_definitions():
+    r = run("(def a 1) (return {:ok a}) (def b 2)")
+    assert r.signal == "return" and to_python(r.value) == {"ok": 1}
+    assert r.memory == {"a": 1}
+    r = run('(def a 1) (fail "no")')
+    assert (r.signal, r.value, r.memory) == ("fail", "no", {"a": 1})
+
+
+def test_error_rolls_memory_back_and_keeps_prints():
+    r = run('(def a 1) (println "before") (def b (+ a "x"))', memory={"z": 9})
+    assert r.error.reason == "type_error"
+    assert r.memory == {"z": 9}
+    assert r.prints == ["before"]
+    assert r.value is None and r.signal is None
+
+
+def test_memory_carries_definitions_between_runs():
+    first = run("(def threshold 10) (defn big? [x] (> x threshold))")
+    second = run("(filter big? [5 15 20])", memory=first.memory)
+    assert second.value == (15, 20)
+    third = run("(def threshold 18) (filter big? [5 15 20])", memory=second.memory)
+    assert third.value == (20,), "a function reads the current definition of a name"
+
+
+def test_function_from_an_earlier_run_uses_this_runs_limits_and_prints():
+    first = run('(defn shout [x] (println "got" x) x) (defn down [n] (if (zero? n) 0 (down (dec n))))')
+    r = run("(shout 1)", memory=first.memory)
+    assert r.prints == ["got 1"]
+    deep = run("(down 500)", memory=first.memory, limits={"recursion_depth": 50})
+    assert deep.error.reason == "recursion_limit_exceeded"
+    assert run("(down 40)", memory=first.memory).value == 0
+
+
+def test_closure_in_memory_keeps_its_captured_values():
+    first = run("(def adders (mapv (fn [n] (fn [x] (+ x n))) [1 10]))")
+    assert run("((second adders) 5)", memory=first.memory).value == 15
+
+
+def test_definitions_are_recorded_in_order_with_docstrings():
+    r = run('(def x 1) (defn f "adds; one" [y] (+ y 1)) (def x 2)')
+    assert [(d.name, d.doc, d.is_fn) for d in r.definitions] == [
+        ("x", None, False), ("f", "adds; one", True), ("x", None, False)]
+    assert r.memory["x"] == 2
+
+
+def test_tool_calls_are_recorded_with_arguments_as_written():
+    def search(query, limit=3):
+        return [{"title": query}] * limit
+    r = run('(tool/search {:query "x" :limit 2})', tools={"search": search})
+    call = r.tool_calls[0]
+    assert isinstance(call, ToolCall)
+    assert call.name == "search" and call.error is None
+    assert to_python(call.args) == [{"query": "x", "limit": 2}]
+    assert call.call_text() == 'search({:limit 2 :query "x"})'
+    assert to_python(call.result) == [{"title": "x"}] * 2 and call.duration_ms >= 0
+
+
+def test_failing_tool_is_recorded_and_reported():
+    def broken(x):
+        raise ValueError("backend down")
+    r = run("(tool/broken 1)", tools={"broken": broken})
+    assert r.error.reason == "tool_error" and "backend down" in r.error.message
+    assert r.tool_calls[0].error == "ValueError: backend down"
+
+
+def test_unknown_tool_lists_the_available_ones():
+    r = run("(tool/serch 1)", tools={"search": lambda q: q, "fetch": lambda u: u})
+    assert r.error.reason == "unknown_tool"
+    assert "fetch, search" in r.error.message
+
+
+def test_time_inside_tools_does_not_count_against_the_program():
+    import time
+
+    def slow():
+        time.sleep(0.15)
+        return 1
+    r = run("(+ (tool/slow) (tool/slow))", tools={"slow": slow}, limits={"time_ms": 100})
+    assert r.error is None and r.value == 2
+
+
+def test_inputs_are_never_mutated():
+    data = {"items": [{"n": 1}]}
+    memory = {"xs": [1, 2]}
+    result = [{"v": 1}]
+    r = run("(def ys (conj xs 3)) [(assoc (first data/items) :n 2) (tool/t)]",
+            data=data, memory=memory, tools={"t": lambda: result})
+    assert r.error is None
+    assert data == {"items": [{"n": 1}]} and memory == {"xs": [1, 2]} and result == [{"v": 1}]
+
+
+def test_host_mistakes_raise_value_error():
+    with pytest.raises(ValueError, match="unknown limit"):
+        run("1", limits={"time": 5})
+    with pytest.raises(ValueError, match="not data"):
+        run("1", data={"x": object()})
+    with pytest.raises(ValueError, match="cycle"):
+        cyclic: list = []
+        cyclic.append(cyclic)
+        run("1", data={"x": cyclic})
+    with pytest.raises(ValueError, match="callables"):
+        run("1", tools={"t": 5})
+
+
+def test_errors_carry_reason_message_span_and_hint():
+    r = run("(let [x 1]\n  (+ x (foo-bar 2)))")
+    err = r.error
+    assert isinstance(err, PtcError)
+    assert err.reason == "unbound_var" and "foo-bar" in err.message
+    assert (err.span.line, err.span.col) == (2, 9)
+    assert err.excerpt("(let [x 1]\n  (+ x (foo-bar 2)))").endswith("^")
+
+
+def test_prints_are_one_entry_per_call_and_cut_at_the_limit():
+    r = run('(println "a" 1) (println) (print "x") (prn "q") (println (apply str (repeat 50 "z")))',
+            limits={"print_chars": 10})
+    assert r.prints == ["a 1", "", "x", '"q"', "z" * 10 + "..."]
