@@ -14,7 +14,8 @@ from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
 from engine.lisp.errors import PtcError, Span, plural
 from engine.lisp.forms import is_sym, show
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, Regex
+from engine.lisp.patterns import compile_regex
+from engine.lisp.values import EMPTY_MAP, Keyword, Map
 
 # Namespace aliases and their canonical names. `ns/name` resolves to the builtin registered
 # as `canonical/name` (such as clojure.string/reverse) if any, else to the plain builtin `name`.
@@ -287,21 +288,3 @@ def _hashable(values) -> bool:
         return True
     except TypeError:
         return False
-
-
-def compile_regex(source: str, span: Span | None) -> Regex:
-    """A regex value from pattern text; a parse_error naming the problem when it is invalid."""
-    import regex as re_module
-    if len(source) > 1000:
-        raise PtcError("parse_error", f"regex of {len(source)} characters is longer than 1000",
-                       span)
-    try:
-        pattern = re_module.compile(_java_to_python_regex(source), re_module.V0)
-    except (re_module.error, ValueError, OverflowError, RecursionError) as e:
-        raise PtcError("parse_error", f"invalid regex #\"{source}\": {e}", span) from None
-    return Regex(source, pattern)
-
-
-def _java_to_python_regex(source: str) -> str:
-    # Java's possessive/atomic syntax is supported by `regex`; \Z and \z differ only at the end.
-    return source.replace("\\z", "\\Z")

@@ -71,7 +71,8 @@ def compact_float(x: float) -> str:
 
 
 def _fn_text(fn) -> str:
-    info = FN_INFO.get(getattr(fn, "__code__", None)) or FN_INFO.get(fn)
+    code = getattr(fn, "__code__", None)
+    info = (FN_INFO.get(code) if code is not None else None) or FN_INFO.get(fn)
     if info is None:
         return "#fn[]"
     if info.params is None:

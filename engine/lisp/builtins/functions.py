@@ -1,8 +1,8 @@
 """Higher-order functions: partial, comp, complement, juxt, fnil, every-pred, pmap...
 
 Every function these builtins return is a plain Python function, so compiled code calls it
-directly. Callable data (keywords, maps, sets) is accepted wherever a function is, through
-`as_fn`; a vector is refused with a hint. `pmap` and `pcalls` run sequentially, in order, so
+directly. Callable data (keywords, maps, sets, vectors) is accepted wherever a function is,
+through `as_fn`. `pmap` and `pcalls` run sequentially, in order, so
 their prints and tool calls are recorded in input order.
 """
 
@@ -14,14 +14,18 @@ from engine.lisp.access import as_fn
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import items, show
 from engine.lisp.errors import error
+from engine.lisp.runtime import RUNNING, _timeout
 from engine.lisp.values import Map, is_fn, type_name
 
+_clock = time.perf_counter
 
-def _check_deadline() -> None:
-    """A timeout when the run's deadline has passed (for loops that may call only builtins)."""
-    from engine.lisp.runtime import CURRENT, _timeout
-    ctx = CURRENT.get(None)
-    if ctx is not None and time.perf_counter() > ctx.deadline:
+
+def _tick() -> None:
+    """A timeout once the run's deadline has passed. Compiled functions check the deadline on
+    entry; the functions returned here check it too, so that builtins calling only builtins
+    through them ((reduce (partial reduce +) 0 rows)) cannot run past the time limit."""
+    ctx = getattr(RUNNING, "s", None)
+    if ctx is not None and _clock() > ctx.deadline:
         _timeout()
 
 
@@ -45,6 +49,7 @@ def hof_partial(f, *fixed):
         return f
 
     def partial_fn(*more):
+        _tick()
         return g(*fixed, *more)
     return partial_fn
 
@@ -62,6 +67,7 @@ def hof_comp(*fs):
     last, rest = fs[-1], tuple(reversed(fs[:-1]))
 
     def composed(*args):
+        _tick()
         value = last(*args)
         for g in rest:
             value = g(value)
@@ -75,6 +81,7 @@ def hof_complement(f):
     f = _fns("complement", (f,))[0]
 
     def complemented(*args):
+        _tick()
         r = f(*args)
         return r is None or r is False
     return complemented
@@ -94,6 +101,7 @@ def hof_juxt(*fs):
     fs = tuple(_fns("juxt", fs))
 
     def juxtaposed(*args):
+        _tick()
         return tuple([f(*args) for f in fs])
     return juxtaposed
 
@@ -118,6 +126,7 @@ def hof_every_pred(p, *ps):
     preds = tuple(_fns("every-pred", (p, *ps), "predicate"))
 
     def every_pred_fn(*args):
+        _tick()
         for r in _pred_major(preds, args):
             if r is None or r is False:
                 return False
@@ -131,6 +140,7 @@ def hof_some_fn(p, *ps):
     preds = tuple(_fns("some-fn", (p, *ps), "predicate"))
 
     def some_fn_fn(*args):
+        _tick()
         last = None
         for i, r in enumerate(_pred_major(preds, args)):
             if r is not None and r is not False:
@@ -148,6 +158,7 @@ def hof_all_of(*preds):
     preds = tuple(_fns("all-of", preds, "predicate"))
 
     def all_of_fn(*args):
+        _tick()
         for p in preds:
             r = p(*args)
             if r is None or r is False:
@@ -162,6 +173,7 @@ def hof_any_of(*preds):
     preds = tuple(_fns("any-of", preds, "predicate"))
 
     def any_of_fn(*args):
+        _tick()
         for p in preds:
             r = p(*args)
             if r is not None and r is not False:
@@ -176,6 +188,7 @@ def hof_none_of(*preds):
     preds = tuple(_fns("none-of", preds, "predicate"))
 
     def none_of_fn(*args):
+        _tick()
         for p in preds:
             r = p(*args)
             if r is not None and r is not False:
@@ -198,6 +211,7 @@ def hof_fnil(f, x, y=_NONE, z=_NONE):
     n = len(defaults)
 
     def fnil_fn(*args):
+        _tick()
         head = [defaults[i] if a is None else a for i, a in enumerate(args[:n])]
         return f(*head, *args[n:])
     return fnil_fn
@@ -243,6 +257,7 @@ def hof_memoize(f):
     cache: dict = {}
 
     def memoized(*args):
+        _tick()
         k = _memo_key(args)
         if k is None:
             return f(*args)
@@ -262,7 +277,7 @@ def hof_trampoline(f, *args):
     while it is a function; returns the first result that is not a function."""
     value = _fns("trampoline", (f,))[0](*args)
     while is_fn(value):
-        _check_deadline()
+        _tick()
         value = value()
     return value
 
@@ -274,8 +289,14 @@ def hof_pmap(f, coll, *colls):
     """(pmap f coll) like map (runs in order here): (pmap #(tool/fetch %) ids)."""
     f = _fns("pmap", (f,))[0]
     if not colls:
-        return tuple([f(x) for x in items("pmap", coll)])
-    return tuple([f(*xs) for xs in zip(*[items("pmap", c) for c in (coll, *colls)])])
+        seqs = ((x,) for x in items("pmap", coll))
+    else:
+        seqs = zip(*[items("pmap", c) for c in (coll, *colls)])
+    out = []
+    for xs in seqs:
+        _tick()
+        out.append(f(*xs))
+    return tuple(out)
 
 
 @builtin("pcalls", "functions", calls_fns=True)
@@ -286,4 +307,8 @@ def hof_pcalls(*thunks):
             raise error("type_error", f"pcalls expects functions of no arguments, got "
                                       f"{type_name(t)} {show(t)}",
                         "wrap each call: (pcalls #(tool/a) #(tool/b))")
-    return tuple([t() for t in thunks])
+    out = []
+    for t in thunks:
+        _tick()
+        out.append(t())
+    return tuple(out)

@@ -24,20 +24,11 @@ _NOTHING = object()     # an optional argument that was not given
 _CHECK_FROM = 64        # maps smaller than this are never checked against collection_size
 
 
-_CURRENT = None         # the run context variable, imported on first use (import cycle)
-
-
 def _grown(fname: str, n: int) -> None:
     """Refuse a map about to hold `n` entries when that is over the collection limit
     (cheaply: this runs on every assoc into a big map)."""
-    if n >= _CHECK_FROM:
-        global _CURRENT
-        if _CURRENT is None:
-            from engine.lisp.runtime import CURRENT
-            _CURRENT = CURRENT
-        ctx = _CURRENT.get(None)
-        if ctx is None or n > ctx.limits.collection_size:
-            check_size(fname, n)
+    if n >= _CHECK_FROM and n > limits().collection_size:
+        check_size(fname, n)
 
 
 sorted_items = map_items   # canonical order; kept under this name for the builtins here

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.lisp.builtins.registry import builtin, variant
 from engine.lisp.builtins.support import check_length, limits
 from engine.lisp.printer import pr_str, print_str, to_str
-from engine.lisp.values import Regex
+from engine.lisp.values import Keyword, Regex
 
 
 def _print(text: str) -> None:
@@ -78,9 +78,20 @@ def pr_str_(*values):
 def str_value(x) -> str:
     """What `(str x)` gives for one value (a regex gives its pattern text, as in Clojure),
     cut just past the string length limit so that callers' length checks fail."""
-    if type(x) is str:
+    t = type(x)
+    if t is str:
         return x
-    if type(x) is Regex:
+    if t is int:
+        return str(x)
+    if x is None:
+        return ""
+    if t is Keyword:
+        return ":" + x.name
+    if t is bool:
+        return "true" if x else "false"
+    if t is float and 1e-3 <= abs(x) < 1e7:
+        return repr(x)      # Clojure's form in this range: the shortest digits, no exponent
+    if t is Regex:
         return x.source
     return to_str(x, limit=limits().string_length + 1)
 
@@ -91,6 +102,8 @@ _str1 = str_value
 @builtin("str", "strings")
 def str_(*values):
     """(str x ...) concatenates values as text; nil is empty, collections print as Clojure."""
+    if len(values) == 1:
+        return str_1(values[0])
     if not values:
         return ""
     cap = limits().string_length
@@ -110,7 +123,8 @@ def str_1(x):
     if type(x) is str:
         return x
     text = _str1(x)
-    check_length("str", len(text))
+    if len(text) > limits().string_length:
+        check_length("str", len(text))
     return text
 
 

@@ -14,6 +14,8 @@ import time
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import check_size, limits, show, type_error
 from engine.lisp.errors import PtcError, error
+from engine.lisp.runtime import current_or_none
+from engine.lisp.patterns import compile_regex as compile_pattern
 from engine.lisp.values import Regex
 
 _NO_CONTEXT_SECONDS = 1.0
@@ -22,8 +24,7 @@ _MIN_SECONDS = 0.001
 
 def time_left() -> float:
     """Seconds the current run has left (at least a small positive value)."""
-    from engine.lisp.runtime import CURRENT
-    ctx = CURRENT.get(None)
+    ctx = current_or_none()
     if ctx is None:
         return _NO_CONTEXT_SECONDS
     return max(ctx.deadline - time.perf_counter(), _MIN_SECONDS)
@@ -33,81 +34,6 @@ def regex_timeout() -> Exception:
     ms = limits().time_ms
     return error("timeout", f"execution exceeded the time limit of {ms} ms (in a regex match)",
                  "simplify the regex: avoid nested repeats such as (a+)+ or (.*)*")
-
-
-MAX_EXPANSION = 100_000
-_COUNTED = _py_re.compile(r"\{(\d*)(?:,(\d*))?\}")
-
-
-def expansion(source: str) -> int:
-    """An upper bound of how many items the `regex` package expands `source` into: it writes
-    out the mandatory part of a counted repeat, so `((a{1000}){1000}){1000}` (23 characters)
-    would need gigabytes. Sizes add up along the pattern and multiply through nested repeats."""
-    stack = [[0, 0]]        # per open group: [size of the finished items, size of the last item]
-    i, n = 0, len(source)
-    while i < n:
-        c = source[i]
-        top = stack[-1]
-        if c == "\\":
-            j = i + 2
-            if source[i + 1:i + 2] in ("p", "P", "N", "x", "g", "k") and source[j:j + 1] == "{":
-                close = source.find("}", j)
-                j = n if close < 0 else close + 1
-            top[0] += top[1]
-            top[1] = 1
-            i = j
-        elif c == "[":
-            j = i + 1
-            if source[j:j + 1] == "^":
-                j += 1
-            if source[j:j + 1] == "]":
-                j += 1
-            while j < n and source[j] != "]":
-                j += 2 if source[j] == "\\" else 1
-            top[0] += top[1]
-            top[1] = 1
-            i = j + 1
-        elif c == "(":
-            stack.append([0, 0])
-            i += 1
-        elif c == ")":
-            total, last = stack.pop() if len(stack) > 1 else (0, 0)
-            parent = stack[-1]
-            parent[0] += parent[1]
-            parent[1] = total + last
-            i += 1
-        elif c == "|":
-            top[0] += top[1]
-            top[1] = 0
-            i += 1
-        elif c == "{" and (m := _COUNTED.match(source, i)) and (m.group(1) or m.group(2)):
-            top[1] *= max(int(m.group(1) or 0), 1)
-            if top[0] + top[1] > MAX_EXPANSION:
-                return top[0] + top[1]
-            i = m.end()
-        elif c in "*+?":
-            i += 1
-        else:
-            top[0] += top[1]
-            top[1] = 1
-            i += 1
-    while len(stack) > 1:
-        total, last = stack.pop()
-        stack[-1][0] += stack[-1][1] + total + last
-        stack[-1][1] = 0
-    return stack[0][0] + stack[0][1]
-
-
-def compile_pattern(source: str, span=None) -> Regex:
-    """A regex value from pattern text (as `#"..."`), refusing patterns whose counted repeats
-    would expand to more than MAX_EXPANSION items."""
-    from engine.lisp.analyzer import compile_regex
-    if len(source) <= 1000 and expansion(source) > MAX_EXPANSION:
-        raise PtcError("parse_error", f"regex {show(source)} repeats too much: its counted "
-                                      f"repeats such as {{1000}} multiply to more than "
-                                      f"{MAX_EXPANSION} items", span,
-                       "use smaller repeat counts, or + and * for open-ended repeats")
-    return compile_regex(source, span)
 
 
 def as_pattern(fname: str, re):

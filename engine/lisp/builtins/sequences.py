@@ -7,12 +7,14 @@ Every result that is a sequence is a vector (tuple). nil is an empty collection.
 from __future__ import annotations
 
 import math
+from itertools import chain
 from functools import cmp_to_key
 
 from engine.lisp.access import as_fn, key_getter
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
-from engine.lisp.builtins.support import check_size, checked_int, items, show, type_error
+from engine.lisp.builtins.support import (CHUNK, check_size, checked_int, chunks, items, show,
+                                          type_error)
 from engine.lisp.compare import check_key, check_keys, compare, key_order, sorted_values
 from engine.lisp.errors import error
 from engine.lisp.values import EMPTY_MAP, Keyword, Map, is_fn, truthy, type_name
@@ -23,7 +25,10 @@ def map_(f, coll, *colls):
     """(map f coll) applies f to each item; (map f c1 c2 ...) stops at the shortest."""
     f = as_fn(f)
     if not colls:
-        return tuple(map(f, items("map", coll)))
+        seq = items("map", coll)
+        if len(seq) <= CHUNK:
+            return tuple(map(f, seq))
+        return tuple(chain.from_iterable(map(f, part) for part in chunks(seq)))
     return tuple(map(f, *[items("map", c) for c in (coll, *colls)]))
 
 
@@ -48,7 +53,7 @@ def predicate(f, fname: str):
 def filter_(pred, coll):
     """(filter pred coll) the items for which pred is truthy."""
     pred = predicate(pred, "filter")
-    return tuple([x for x in items("filter", coll)
+    return tuple([x for part in chunks(items("filter", coll)) for x in part
                   if (r := pred(x)) is not None and r is not False])
 
 
@@ -62,7 +67,8 @@ def filterv(pred, coll):
 def remove(pred, coll):
     """(remove pred coll) the items for which pred is falsy."""
     pred = predicate(pred, "remove")
-    return tuple([x for x in items("remove", coll) if (r := pred(x)) is None or r is False])
+    return tuple([x for part in chunks(items("remove", coll)) for x in part
+                  if (r := pred(x)) is None or r is False])
 
 
 class Reduced:
@@ -95,10 +101,11 @@ def reduce_(f, init_or_coll, *coll):
     if f is _ADD and type(acc) in (int, float) and all(type(x) in (int, float) for x in seq):
         return _checked_sum(acc, seq)
     f = TWO_ARGUMENT_VARIANTS.get(f, f)   # a builtin's fixed-arity fast path
-    for x in seq:
-        acc = f(acc, x)
-        if type(acc) is Reduced:
-            return acc.value
+    for part in chunks(seq):
+        for x in part:
+            acc = f(acc, x)
+            if type(acc) is Reduced:
+                return acc.value
     return acc
 
 
@@ -439,7 +446,7 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
                                       "collection comes last", "(sort-by :price > items)")
     seq = items("sort-by", seq_in)
     getter = _key_function(keyfn)
-    keys = [getter(x) for x in seq]
+    keys = [getter(x) for part in chunks(seq) for x in part]
     descending = False if comp is None else _direction(comp)
     if descending is not None:
         order = _sorted_indexes(keys, descending)
@@ -468,7 +475,7 @@ def group_by(keyfn, coll):
     """(group-by f coll) a map from (f item) to the vector of items, in order."""
     getter = _key_function(keyfn)
     groups: dict = {}
-    for x in items("group-by", coll):
+    for x in chain.from_iterable(chunks(items("group-by", coll))):
         k = getter(x)
         try:
             groups.setdefault(check_key(k), []).append(x)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from engine.lisp.compare import key_order, map_items
 from engine.lisp.errors import error
 from engine.lisp.limits import Limits
@@ -98,3 +100,20 @@ def keyword_or_string(x) -> str | None:
     if t is Keyword:
         return x.name
     return None
+
+
+CHUNK = 8192
+
+
+def chunks(seq):
+    """`seq` in slices, checking the run's deadline between them, so that one builtin call
+    over a huge collection (with a builtin function, which never checks) stays bounded."""
+    if len(seq) <= CHUNK:
+        yield seq
+        return
+    ctx = getattr(RUNNING, "s", None)
+    for start in range(0, len(seq), CHUNK):
+        if ctx is not None and time.perf_counter() > ctx.deadline:
+            from engine.lisp.runtime import _timeout
+            _timeout()
+        yield seq[start:start + CHUNK]
