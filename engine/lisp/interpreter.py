@@ -25,6 +25,7 @@ from engine.lisp.runtime import RUNNING, RunContext, base_globals, current_or_no
 from engine.lisp.values import FN_INFO, Map, type_name
 
 _BASE = base_globals()
+_COLLECTIONS = {tuple, frozenset, Map}
 _BUILTIN_CODES = {}
 for _b in BUILTINS.values():
     for _fn in (_b.fn, *_b.variants.values()):
@@ -154,10 +155,10 @@ def _depth_exceeds(value, limit: int) -> bool:
             if id(v) in seen:
                 continue
             seen.add(id(v))
-            items = v.values() if t is Map else v
-            stack.extend((x, depth + 1) for x in items)
-            if t is Map:
-                stack.extend((k, depth + 1) for k in v.keys())
+            parts = (*v.keys(), *v.values()) if t is Map else v
+            if _COLLECTIONS.isdisjoint(set(map(type, parts))):   # only scalars: done (in C)
+                continue
+            stack.extend((x, depth + 1) for x in parts)
     return False
 
 

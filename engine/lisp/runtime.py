@@ -32,16 +32,6 @@ def current_or_none() -> "RunContext | None":
     return getattr(RUNNING, "s", None)
 
 
-class _CurrentShim:
-    """Transitional: `CURRENT.get(None)` for builtins written against the earlier ContextVar."""
-
-    def get(self, default=None):
-        return getattr(RUNNING, "s", default)
-
-
-CURRENT = _CurrentShim()
-
-
 class RunContext:
     """Everything one run records and needs; compiled code reads it as `_r`."""
 

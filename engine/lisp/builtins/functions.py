@@ -59,8 +59,11 @@ def hof_comp(*fs):
     """(comp f g ...) composes right to left: ((comp f g) x) is (f (g x)); (comp) is identity."""
     fs = _fns("comp", fs)
     if not fs:
-        def comp_identity(x):
-            return x
+        def comp_identity(*args):
+            if len(args) != 1:
+                raise error("arity_error", f"(comp) is identity and takes 1 argument, got "
+                                           f"{len(args)}")
+            return args[0]
         return comp_identity
     if len(fs) == 1:
         return fs[0]
@@ -153,8 +156,8 @@ def hof_some_fn(p, *ps):
 
 @builtin("all-of", "functions", calls_fns=True)
 def hof_all_of(*preds):
-    """(all-of p ...) a predicate true when every p is truthy: (filter (all-of (where :a) even?) xs).
-    With no predicates it is always true."""
+    """(all-of p ...) a predicate true when every p is truthy. With no predicates always true.
+    (filter (all-of (where :active) (where :age > 18)) users)"""
     preds = tuple(_fns("all-of", preds, "predicate"))
 
     def all_of_fn(*args):
@@ -204,8 +207,8 @@ _NONE = object()
 
 @builtin("fnil", "functions", calls_fns=True)
 def hof_fnil(f, x, y=_NONE, z=_NONE):
-    """(fnil f x) f with a nil first argument replaced by x; (fnil f x y) and (fnil f x y z)
-    also replace a nil second and third argument: (update m :n (fnil inc 0))."""
+    """(fnil f x) f with a nil first argument replaced by x: (update m :n (fnil inc 0)).
+    (fnil f x y) and (fnil f x y z) also replace a nil second and third argument."""
     f = _fns("fnil", (f,))[0]
     defaults = tuple(d for d in (x, y, z) if d is not _NONE)
     n = len(defaults)
@@ -273,8 +276,8 @@ def hof_memoize(f):
 
 @builtin("trampoline", "functions", calls_fns=True)
 def hof_trampoline(f, *args):
-    """(trampoline f x ...) calls (f x ...), then keeps calling the result with no arguments
-    while it is a function; returns the first result that is not a function."""
+    """(trampoline f x ...) calls (f x ...), then calls each function result with no arguments.
+    Returns the first result that is not a function (mutual recursion without deep stacks)."""
     value = _fns("trampoline", (f,))[0](*args)
     while is_fn(value):
         _tick()

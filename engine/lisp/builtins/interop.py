@@ -76,9 +76,10 @@ def _try(parse):
 
 @builtin("java.util.Date.", "interop")
 def date_new(value=_NOW):
-    """(java.util.Date.) now; (java.util.Date. x) a date, represented as its epoch milliseconds
-    (an integer). x: a number (|x| < 1e12 is read as seconds, else milliseconds) or a text
-    ("2024-01-15T10:30:00Z", "2024-01-15", RFC 2822; UTC when no offset is given)."""
+    """(java.util.Date. x) a date as epoch milliseconds (an integer); (java.util.Date.) is now.
+    x: a number (|x| < 1e12 is read as seconds, else milliseconds) or a text
+    ("2024-01-15T10:30:00Z", "2024-01-15", RFC 2822; UTC when no offset is given).
+    An invalid text is a type_error."""
     if value is _NOW:
         return _now_ms()
     t = type(value)
@@ -97,8 +98,8 @@ def date_new(value=_NOW):
 
 @builtin(".getTime", "interop")
 def date_get_time(d):
-    """(.getTime date) the date's epoch milliseconds. A date is already its milliseconds, so
-    this returns it; a date text is parsed as by java.util.Date."""
+    """(.getTime date) the date's epoch milliseconds (dates are already epoch milliseconds).
+    A date text is parsed as by java.util.Date."""
     t = type(d)
     if t is int:
         return d
@@ -116,8 +117,8 @@ def current_time_millis():
 
 @builtin("LocalDate/parse", "interop")
 def local_date_parse(text):
-    """(LocalDate/parse "2024-01-15") a date, represented as its ISO text "YYYY-MM-DD" (a string,
-    so dates compare and sort as strings); a text that is not a valid date is a type_error."""
+    """(LocalDate/parse "2024-01-15") a date as its ISO text "YYYY-MM-DD" (a string).
+    Such dates compare and sort as strings; a text that is not a valid date is a type_error."""
     if type(text) is not str:
         raise error("type_error", f"LocalDate/parse expects a text such as \"2024-01-15\", got "
                                   f"{_got(text)}")

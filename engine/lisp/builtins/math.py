@@ -28,6 +28,8 @@ def _add2(a, b):
 @builtin("+", "math")
 def add(*xs):
     """(+ x y ...) sum; (+) is 0."""
+    if len(xs) > 8 and all(type(x) is int for x in xs):   # (apply + big-coll): in C
+        return checked_int(sum(xs))
     total = 0
     for x in xs:
         total = _add2(total, x)

@@ -67,8 +67,7 @@ def full_match(pattern, s: str):
 
 
 def _deadline() -> float:
-    from engine.lisp.runtime import CURRENT
-    ctx = CURRENT.get(None)
+    ctx = current_or_none()
     return ctx.deadline if ctx is not None else time.perf_counter() + _NO_CONTEXT_SECONDS
 
 
