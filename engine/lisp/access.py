@@ -94,7 +94,15 @@ def key_getter(key):
     """A one-argument function reading `key` (keyword, string, or vector path)."""
     if type(key) is tuple:
         return path_getter(key)
+    alt = key.name if type(key) is Keyword else None
+
     def get_key(coll):
+        if type(coll) is Map:   # the common case, inline: exact key, then the other spelling
+            value = coll.get(key, MISSING)
+            if value is not MISSING:
+                return value
+            other = alt if alt is not None else alternate_key(key)
+            return None if other is None else coll.get(other)
         return flex_get(coll, key)
     return get_key
 

@@ -160,6 +160,8 @@ class Compiler:
             return ast.Compare(args[0], [ast.Is()], [_load("_MISSING")])
         if n.name == "define":
             return _method("define", *args)
+        if n.name == "keyword_get" and len(args) == 2:   # (:k m): the usual field read
+            return _call("_field", args[1], args[0], ast.Constant(n.args[0].value.name))
         return _call("_" + n.name, *args)
 
     def e_ToolCall(self, n):

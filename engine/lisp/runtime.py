@@ -233,6 +233,14 @@ def _nthrest(seq: tuple, i: int):
     return seq[i:]
 
 
+def _field(m, kw, name: str):
+    """`(:k m)`: the keyword, else its name (maps from JSON have string keys), else nil."""
+    if type(m) is Map:
+        value = m.get(kw, MISSING)
+        return m.get(name) if value is MISSING else value
+    return keyword_call(kw, m)
+
+
 def _dget(m, key):
     if m is None:
         return None
