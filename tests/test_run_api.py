@@ -118,7 +118,7 @@ def test_inputs_are_never_mutated():
 def test_host_mistakes_raise_value_error():
     with pytest.raises(ValueError, match="unknown limit"):
         run("1", limits={"time": 5})
-    with pytest.raises(ValueError, match="not data"):
+    with pytest.raises(ValueError, match="cannot be used as data"):
         run("1", data={"x": object()})
     with pytest.raises(ValueError, match="cycle"):
         cyclic: list = []

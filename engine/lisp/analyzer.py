@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
-from engine.lisp.errors import PtcError, Span, plural
+from engine.lisp.errors import PtcError, Span, cut, did_you_mean, plural
 from engine.lisp.forms import is_sym, show
 from engine.lisp.patterns import compile_regex
+from engine.lisp.runtime import check_deadline
 from engine.lisp.values import EMPTY_MAP, Keyword, Map
 
 # Namespace aliases and their canonical names. `ns/name` resolves to the builtin registered
@@ -74,6 +75,7 @@ class Analyzer:
 
     def __init__(self, unit: str = "u"):
         self.counter = 0
+        self.steps = 0     # forms analyzed: the deadline is checked every 1024
         self.unit = unit   # makes generated names unique to this run (see interpreter.rebind)
 
     # --- names -------------------------------------------------------------------------
@@ -108,6 +110,9 @@ class Analyzer:
         return frame, self.analyze(form, env, tail=False)
 
     def analyze(self, form, env: Env, tail: bool = False):
+        self.steps += 1
+        if self.steps % 1024 == 0:
+            check_deadline()
         t = type(form)
         if t is F.Const:
             return N.Const(form.value, form.span)
@@ -203,7 +208,7 @@ class Analyzer:
                             if b.category == category and ("/" not in n or n.startswith(canonical + "/"))})
             close = difflib.get_close_matches(name, names, n=1) or \
                 difflib.get_close_matches(name, [n for n in BUILTINS if "/" not in n], n=1)
-            hint = f"did you mean {ns}/{close[0]}?" if close else None
+            hint = did_you_mean(f"{ns}/{close[0]}") if close else None
             raise invalid(f"{ns}/{name} is not available. {category.capitalize()} functions: "
                           f"{', '.join(names[:40])}", span, hint)
         raise invalid(f"unknown namespace {ns}/", span,

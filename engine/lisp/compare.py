@@ -99,7 +99,15 @@ def _kind(value) -> str:
 
 
 def compare(a, b) -> int:
-    """-1, 0 or 1, as Clojure's `compare`; type_error for values of different kinds."""
+    """Negative, zero or positive, as Clojure's `compare`; type_error for values of
+    different kinds. Values that share structure are checked once, here, before the walk."""
+    if type(a) is tuple and type(b) is tuple:
+        check_key(a)
+        check_key(b)
+    return _compare(a, b)
+
+
+def _compare(a, b) -> int:
     if a is None:
         return 0 if b is None else -1
     if b is None:
@@ -121,7 +129,7 @@ def compare(a, b) -> int:
         if len(a) != len(b):
             return -1 if len(a) < len(b) else 1
         for x, y in zip(a, b):
-            c = compare(x, y)
+            c = _compare(x, y)
             if c:
                 return c
         return 0

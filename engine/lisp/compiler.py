@@ -14,6 +14,7 @@ import re
 
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
+from engine.lisp.runtime import check_deadline
 from engine.lisp.values import FnInfo
 
 FILENAME = "<ptc>"
@@ -61,6 +62,7 @@ class Compiler:
         self.constants = constants     # shared by all the forms of one run
         self.fn_infos: dict[str, FnInfo] = {}
         self.temp_count = 0
+        self.steps = 0     # nodes compiled: the deadline is checked every 1024
 
     # --- entry -------------------------------------------------------------------------
     def compile_top(self, frame: N.Frame, node) -> tuple[object, str]:
@@ -84,6 +86,9 @@ class Compiler:
 
     # --- expressions -------------------------------------------------------------------
     def expr(self, node) -> ast.expr:
+        self.steps += 1
+        if self.steps % 1024 == 0:
+            check_deadline()
         method = getattr(self, "e_" + type(node).__name__)
         return _locate(method(node), node.span)
 

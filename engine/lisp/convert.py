@@ -25,7 +25,8 @@ def _from(value, max_depth, depth, path_ids: set, where):
         return value
     if t is int:
         if not INT_MIN <= value <= INT_MAX:
-            raise ConversionError(f"{where}: integer {str(value)[:30]} does not fit in 64 bits")
+            raise ConversionError(f"{where}: an integer of {value.bit_length()} bits does not "
+                                  f"fit in 64 bits")
         return value
     if depth >= max_depth:
         raise ConversionError(f"{where}: nested deeper than {max_depth} levels")
@@ -51,7 +52,19 @@ def _from(value, max_depth, depth, path_ids: set, where):
             return _from(_plain(value), max_depth, depth, path_ids, where)
     finally:
         path_ids.discard(ident)
-    raise ConversionError(f"{where}: a value of Python type {t.__name__} is not data")
+    raise ConversionError(f"{where}: {_kind_of(value)} cannot be used as data (data is nil, "
+                          f"booleans, numbers, strings, lists and maps)")
+
+
+def _kind_of(value) -> str:
+    """What a foreign value is, in words a program's author knows (no Python type names)."""
+    if callable(value):
+        return "a function"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "binary data"
+    if isinstance(value, complex):
+        return "a complex number"
+    return "an object"
 
 
 def _plain(value):

@@ -63,6 +63,16 @@ class PtcError(Exception):
         return f"{text}\n{' ' * (self.span.col - 1)}^"
 
 
+def cut(text: str, limit: int = 60) -> str:
+    """User text quoted in a message, cut so that a message stays one short line."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def did_you_mean(name: str) -> str:
+    """"did you mean filter?", without a doubled "?" for names that end in one."""
+    return f"did you mean {name}" + ("" if name.endswith("?") else "?")
+
+
 def plural(count_text: str, noun: str) -> str:
     """"1 argument", "2 arguments", "1 or 2 arguments", "at least 1 argument"."""
     single = count_text == "1" or count_text.endswith(" 1")

@@ -17,7 +17,7 @@ from engine.lisp.analyzer import Analyzer
 from engine.lisp.builtins import BUILTINS
 from engine.lisp.compiler import FILENAME, Compiler, demangle
 from engine.lisp.convert import ConversionError, from_python
-from engine.lisp.errors import PtcError, Signal, Span, plural
+from engine.lisp.errors import PtcError, Signal, Span, cut, did_you_mean, plural
 from engine.lisp.limits import Limits
 from engine.lisp.reader import read
 from engine.lisp.results import RunResult
@@ -59,6 +59,8 @@ def run(source: str, data=None, tools=None, memory=None, limits=None) -> RunResu
         value, signal = s.value, s.kind
     except Exception as e:  # every failure becomes the run's error, located in the source
         err = _locate(translate(e), e.__traceback__)
+        # the error goes back to the host: it must not keep the run's frames and values alive
+        err.__traceback__ = err.__context__ = err.__cause__ = None
     finally:
         RUNNING.s = outer
     if err is None:
@@ -204,12 +206,12 @@ def _unbound(lisp: str) -> PtcError:
     import difflib
     candidates = [n for n in BUILTINS if "/" not in n]
     close = difflib.get_close_matches(lisp, candidates, n=1, cutoff=0.8)
-    hint = f"did you mean {close[0]}?" if close else None
-    if "_" in lisp and lisp.replace("_", "-") in BUILTINS:
-        hint = f"use hyphens: {lisp.replace('_', '-')}"
+    hint = did_you_mean(close[0]) if close else None
+    if "_" in lisp:
+        hint = f"names use hyphens, not underscores: {cut(lisp.replace('_', '-'))}"
     if hint is None:
         hint = "define it first with (def name value), or use data/name for input data"
-    return PtcError("unbound_var", f"undefined symbol: {lisp}", None, hint)
+    return PtcError("unbound_var", f"undefined symbol: {cut(lisp)}", None, hint)
 
 
 def _arity_error(text: str) -> PtcError | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from engine.lisp.compare import map_items
+from engine.lisp.compare import expanded_size, map_items
 from engine.lisp.errors import error
 from engine.lisp.values import FN_INFO, Keyword, Map, Regex, Symbol, Var, is_fn
 
@@ -148,6 +148,9 @@ class _Writer:
 
 def _write(value, readable: bool, limit: int | None, float_text) -> str:
     budget = limit if limit is not None else 1_000_000
+    if budget > 100_000 and expanded_size(value, budget + 1) > budget:
+        # every item prints at least one character: this text would be too long anyway
+        raise error("memory_exceeded", f"printed value longer than {budget} characters")
     w = _Writer(budget, readable, float_text)
     try:
         w.value(value)

@@ -14,7 +14,7 @@ import types
 import threading
 
 from engine.lisp.access import MISSING, as_fn, flex_lookup, keyword_call
-from engine.lisp.compare import check_keys
+from engine.lisp.compare import check_keys, expanded_size
 from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
@@ -80,10 +80,15 @@ class RunContext:
         if fn is None:
             available = ", ".join(sorted(self.tools)) or "none"
             raise error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
+        for arg in args:
+            if expanded_size(arg, self.limits.collection_size + 1) > self.limits.collection_size:
+                raise error("memory_exceeded", f"tool/{name}: an argument holds more than "
+                                               f"{self.limits.collection_size} items")
         try:
             positional, named = tool_arguments(fn, args)
         except ConversionError as e:
             raise error("type_error", f"tool/{name}: {e}") from None
+        _check_tool_arity(name, fn, positional, named)
         start = time.perf_counter()
         try:
             result = fn(*positional, **named)
@@ -100,6 +105,22 @@ class RunContext:
         # time spent inside tools does not count against the program's time limit
         self.deadline += elapsed
         self.tool_calls.append(ToolCall(name, args, value, message, round(elapsed * 1000, 3)))
+
+
+def _check_tool_arity(name: str, fn, positional: list, named: dict) -> None:
+    """A tool called with arguments its signature cannot take: say so in the tool's terms."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(*positional, **named)
+    except TypeError:
+        params = " ".join(signature.parameters)
+        given = len(positional) + len(named)
+        call = f"(tool/{name} {params})" if params else f"(tool/{name})"
+        raise error("tool_error", f"tool/{name} takes ({params}), got {given} argument"
+                                  f"{'' if given == 1 else 's'}", f"call it as {call}") from None
 
 
 def _exception_text(e: Exception) -> str:
@@ -144,6 +165,13 @@ def _as_parameters(fn, plain: dict) -> dict | None:
 
 
 # --- helpers of compiled code -----------------------------------------------------------
+
+def check_deadline() -> None:
+    """A timeout if the run in progress on this thread is past its deadline."""
+    ctx = getattr(RUNNING, "s", None)
+    if ctx is not None and time.perf_counter() > ctx.deadline:
+        _timeout()
+
 
 def _timeout():
     ms = current().limits.time_ms

@@ -219,6 +219,7 @@ def interleave(*colls):
     seqs = [items("interleave", c) for c in colls]
     if len(seqs) == 1:
         return _vector(seqs[0])
+    check_size("interleave", min(map(len, seqs), default=0) * len(seqs))
     return tuple(chain.from_iterable(zip(*seqs)))
 
 

@@ -14,7 +14,8 @@ from operator import itemgetter
 
 from engine.lisp.access import MISSING, alternate_key, as_fn, flex_get, flex_lookup, get_path
 from engine.lisp.builtins.registry import builtin, variant
-from engine.lisp.builtins.support import check_size, items, limits, show, type_error
+from engine.lisp.builtins.support import (check_size, chunks, items, limits, show,
+                                          thread_last_error, type_error)
 from engine.lisp.compare import check_key, check_keys, equals, key_order, map_items, map_keys
 from engine.lisp.errors import error
 from engine.lisp.values import EMPTY_MAP, Keyword, Map, is_fn, type_name
@@ -57,6 +58,10 @@ def get_2(m, k):
 
 def _path(fname: str, path) -> tuple:
     if type(path) is tuple:
+        depth = limits().nesting_depth
+        if len(path) > depth and fname in ("assoc-in", "update-in"):
+            raise error("memory_exceeded", f"{fname}: a path of {len(path)} keys would nest "
+                                           f"deeper than {depth} levels")
         return path
     if path is None:
         return ()
@@ -229,6 +234,8 @@ def keys_of(fname: str, m, ks):
 def assoc_one(fname: str, coll, k, v):
     """`(assoc coll k v)` for one pair: maps by exact key, nil as {}, vectors by index."""
     t = type(coll)
+    if t is Keyword and type(v) is Map:
+        raise thread_last_error(fname)
     if t is Map:
         if len(coll) >= _CHECK_FROM and k not in coll:
             _grown(fname, len(coll) + 1)
@@ -312,6 +319,8 @@ def _vector_index(fname: str, v: tuple, k) -> None:
 @builtin("update", "maps", calls_fns=True)
 def update(m, k, f, *args):
     """(update m k f & args) m with k set to (f old args...), k as written: (update m :n + 5)."""
+    if type(m) is Keyword and type(args[-1] if args else f) is Map:
+        raise thread_last_error("update")
     f = as_fn(f)
     t = type(m)
     if t is Map:
@@ -462,8 +471,14 @@ def zipmap(ks, vs):
     """(zipmap keys vals) a map from each key to the value at the same position."""
     keys = items("zipmap", ks)
     check_keys(keys)
-    result = Map(zip(keys, items("zipmap", vs)))
-    return result if result else EMPTY_MAP
+    pairs = list(zip(keys, items("zipmap", vs)))
+    if not pairs:
+        return EMPTY_MAP
+    with EMPTY_MAP.mutate() as mm:
+        for part in chunks(pairs):
+            for k, v in part:
+                mm[k] = v
+        return mm.finish()
 
 
 def _pairs_map(fname: str, kvs: tuple) -> Map:

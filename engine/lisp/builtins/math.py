@@ -200,7 +200,7 @@ def min_(x, *xs):
 def _to_int(fname, x):
     x = number(fname, x)
     if type(x) is int:
-        return x
+        return checked_int(x)
     if x != x or math.isinf(x):
         raise error("arithmetic_error", f"{fname}: cannot convert {x} to an integer")
     return checked_int(int(x))

@@ -14,7 +14,7 @@ from engine.lisp.access import as_fn, key_getter
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
 from engine.lisp.builtins.support import (CHUNK, check_size, checked_int, chunks, items, show,
-                                          type_error)
+                                          thread_first_error, type_error)
 from engine.lisp.compare import check_key, check_keys, compare, key_order, sorted_values
 from engine.lisp.errors import error
 from engine.lisp.values import EMPTY_MAP, Keyword, Map, is_fn, truthy, type_name
@@ -23,6 +23,7 @@ from engine.lisp.values import EMPTY_MAP, Keyword, Map, is_fn, truthy, type_name
 @builtin("map", "collections", calls_fns=True)
 def map_(f, coll, *colls):
     """(map f coll) applies f to each item; (map f c1 c2 ...) stops at the shortest."""
+    _check_order("map", f, coll)
     f = as_fn(f)
     if not colls:
         seq = items("map", coll)
@@ -52,6 +53,7 @@ def predicate(f, fname: str):
 @builtin("filter", "collections", calls_fns=True)
 def filter_(pred, coll):
     """(filter pred coll) the items for which pred is truthy."""
+    _check_order("filter", pred, coll)
     pred = predicate(pred, "filter")
     return tuple([x for part in chunks(items("filter", coll)) for x in part
                   if (r := pred(x)) is not None and r is not False])
@@ -66,9 +68,15 @@ def filterv(pred, coll):
 @builtin("remove", "collections", calls_fns=True)
 def remove(pred, coll):
     """(remove pred coll) the items for which pred is falsy."""
+    _check_order("remove", pred, coll)
     pred = predicate(pred, "remove")
     return tuple([x for part in chunks(items("remove", coll)) for x in part
                   if (r := pred(x)) is None or r is False])
+
+
+def _check_order(fname: str, f, coll) -> None:
+    if (type(coll) is Keyword or is_fn(coll)) and (f is None or type(f) in (tuple, Map, frozenset)):
+        raise thread_first_error(fname)
 
 
 class Reduced:
@@ -266,7 +274,7 @@ def conj_2(coll, x):
 
 def _into_map(fname: str, m: Map, entries) -> Map:
     with m.mutate() as mm:
-        for e in entries:
+        for e in chain.from_iterable(chunks(entries)):
             if type(e) is Map:
                 for k, v in e.items():
                     mm[k] = v
@@ -490,8 +498,9 @@ def frequencies(coll):
     counts: dict = {}
     seq = items("frequencies", coll)
     check_keys(seq)
-    for x in seq:
-        counts[x] = counts.get(x, 0) + 1
+    for part in chunks(seq):
+        for x in part:
+            counts[x] = counts.get(x, 0) + 1
     return Map(counts) if counts else EMPTY_MAP
 
 

@@ -8,7 +8,7 @@ from engine.lisp.compare import key_order, map_items
 from engine.lisp.errors import error
 from engine.lisp.limits import Limits
 from engine.lisp.printer import pr_str
-from engine.lisp.runtime import RUNNING
+from engine.lisp.runtime import RUNNING, check_deadline
 from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, type_name
 
 
@@ -54,6 +54,8 @@ def items(fname: str, coll) -> tuple | list | str:
     set items (in canonical order) and string characters."""
     t = type(coll)
     if t is tuple:
+        if len(coll) > CHUNK:
+            check_deadline()
         return coll
     if coll is None:
         return ()
@@ -67,6 +69,20 @@ def items(fname: str, coll) -> tuple | list | str:
 
 
 _DEFAULT_LIMITS = Limits()
+CHUNK = 8192   # builtins check the deadline every CHUNK items of a big collection
+
+
+def thread_last_error(fname: str):
+    """`(->> m (assoc :k v))` put the map last: say to use -> instead."""
+    return error("type_error", f"{fname} takes the map first: ({fname} m key ...)",
+                 f"with ->> the value goes last; use -> with {fname}, assoc, update and dissoc")
+
+
+def thread_first_error(fname: str):
+    """`(-> coll (map f))` put the collection first: say to use ->> instead."""
+    return error("type_error", f"{fname} takes the function first and the collection last: "
+                               f"({fname} f coll)",
+                 f"with -> the value goes first; use ->> with {fname}, filter, map and reduce")
 
 
 def limits() -> Limits:
@@ -77,6 +93,8 @@ def limits() -> Limits:
 
 def check_size(fname: str, n: int) -> int:
     """Refuse to build a collection of `n` items before building it."""
+    if n > CHUNK:
+        check_deadline()
     cap = limits().collection_size
     if n > cap:
         raise error("memory_exceeded", f"{fname} would build {n} items, more than the limit "
@@ -102,18 +120,12 @@ def keyword_or_string(x) -> str | None:
     return None
 
 
-CHUNK = 8192
-
-
 def chunks(seq):
     """`seq` in slices, checking the run's deadline between them, so that one builtin call
     over a huge collection (with a builtin function, which never checks) stays bounded."""
     if len(seq) <= CHUNK:
         yield seq
         return
-    ctx = getattr(RUNNING, "s", None)
     for start in range(0, len(seq), CHUNK):
-        if ctx is not None and time.perf_counter() > ctx.deadline:
-            from engine.lisp.runtime import _timeout
-            _timeout()
+        check_deadline()
         yield seq[start:start + CHUNK]
