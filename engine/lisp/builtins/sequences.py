@@ -13,7 +13,7 @@ from functools import cmp_to_key
 from engine.lisp.access import as_fn, key_getter
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
-from engine.lisp.builtins.support import (CHUNK, check_size, checked_int, chunks, items, show,
+from engine.lisp.builtins.support import (CHUNK, build_map, check_size, checked_int, chunks, items, show,
                                           thread_first_error, type_error)
 from engine.lisp.compare import check_key, check_keys, compare, key_order, sorted_values
 from engine.lisp.errors import error
@@ -489,7 +489,7 @@ def group_by(keyfn, coll):
             groups.setdefault(check_key(k), []).append(x)
         except TypeError:
             raise error("type_error", f"group-by: cannot use {type_name(k)} as a key") from None
-    return Map({k: tuple(v) for k, v in groups.items()}) if groups else EMPTY_MAP
+    return build_map({k: tuple(v) for k, v in groups.items()})
 
 
 @builtin("frequencies", "collections")
@@ -501,7 +501,7 @@ def frequencies(coll):
     for part in chunks(seq):
         for x in part:
             counts[x] = counts.get(x, 0) + 1
-    return Map(counts) if counts else EMPTY_MAP
+    return build_map(counts)
 
 
 @builtin("distinct", "collections")

@@ -9,7 +9,7 @@ from engine.lisp.errors import error
 from engine.lisp.limits import Limits
 from engine.lisp.printer import pr_str
 from engine.lisp.runtime import RUNNING, check_deadline
-from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, type_name
+from engine.lisp.values import EMPTY_MAP, INT_MAX, INT_MIN, Keyword, Map, type_name
 
 
 def show(value) -> str:
@@ -118,6 +118,18 @@ def keyword_or_string(x) -> str | None:
     if t is Keyword:
         return x.name
     return None
+
+
+def build_map(entries: dict) -> Map:
+    """A map of `entries`; a big one is built a chunk at a time, with deadline checks in
+    between (one call building a million-entry map would otherwise take half a second)."""
+    if len(entries) <= CHUNK:
+        return Map(entries) if entries else EMPTY_MAP
+    result = EMPTY_MAP
+    pairs = list(entries.items())
+    for part in chunks(pairs):
+        result = result.update(part)
+    return result
 
 
 def chunks(seq):
