@@ -211,6 +211,21 @@ def map_items(m: Map) -> list:
     return items
 
 
+def collection_items(coll):
+    """The items a sequence function walks, in canonical order: a vector itself, nil as
+    empty, map entries by key, set items sorted, string characters; None for other values."""
+    t = type(coll)
+    if t is tuple or t is str:
+        return coll
+    if coll is None:
+        return ()
+    if t is Map:
+        return map_items(coll)
+    if t is frozenset:
+        return sorted(coll, key=key_order)
+    return None
+
+
 def map_keys(m: Map) -> list:
     keys = list(m.keys())
     if len(keys) > 1:

@@ -14,7 +14,7 @@ import types
 import threading
 
 from engine.lisp.access import MISSING, as_fn, flex_lookup, keyword_call
-from engine.lisp.compare import check_keys, expanded_size
+from engine.lisp.compare import check_keys, collection_items, expanded_size
 from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
@@ -297,20 +297,10 @@ def _fail(value):
 
 def _iterate(coll):
     """What doseq and for iterate over: items, map entries, characters; nil is empty."""
-    t = type(coll)
-    if t is tuple:
-        return coll
-    if coll is None:
-        return ()
-    if t is Map:
-        from engine.lisp.compare import map_items
-        return map_items(coll)
-    if t is frozenset:
-        from engine.lisp.compare import key_order
-        return sorted(coll, key=key_order)
-    if t is str:
-        return coll
-    raise error("type_error", f"expected a collection to iterate over, got {type_name(coll)}")
+    seq = collection_items(coll)
+    if seq is None:
+        raise error("type_error", f"expected a collection to iterate over, got {type_name(coll)}")
+    return seq
 
 
 def base_globals() -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from engine.lisp.compare import key_order, map_items
+from engine.lisp.compare import collection_items
 from engine.lisp.errors import error
 from engine.lisp.limits import Limits
 from engine.lisp.printer import pr_str
@@ -52,20 +52,14 @@ def string(fname: str, x) -> str:
 def items(fname: str, coll) -> tuple | list | str:
     """What sequence functions iterate: vectors, nil (empty), map entries (in key order),
     set items (in canonical order) and string characters."""
-    t = type(coll)
-    if t is tuple:
+    if type(coll) is tuple:
         if len(coll) > CHUNK:
             check_deadline()
         return coll
-    if coll is None:
-        return ()
-    if t is Map:
-        return map_items(coll)
-    if t is frozenset:
-        return sorted(coll, key=key_order)
-    if t is str:
-        return coll
-    raise type_error(fname, "a collection", coll)
+    seq = collection_items(coll)
+    if seq is None:
+        raise type_error(fname, "a collection", coll)
+    return seq
 
 
 _DEFAULT_LIMITS = Limits()
