@@ -22,7 +22,7 @@ DEMO_PROGRAM = """\
                    (filter #(pos? (:stock %)))))
 (println "electronics in stock:" (count in-stock))
 (doseq [{:keys [name price]} (sort-by :price in-stock)]
-  (println name price))
+  (println (format "%-12s %8.2f" name price)))
 (return (mapv :name in-stock))
 """
 
@@ -37,6 +37,9 @@ def show_run(source: str, data=None, out=None) -> int:
         err = result.error
         print(f"error {err.reason}: {err.message}" + (f" at {err.span}" if err.span else ""),
               file=out)
+        excerpt = err.excerpt(source)
+        if excerpt:
+            print("\n".join("    " + line for line in excerpt.splitlines()), file=out)
         if err.hint:
             print(f"  hint: {err.hint}", file=out)
         return 1

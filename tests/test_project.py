@@ -28,6 +28,7 @@ def test_demo_runs_and_returns(capsys):
     out = capsys.readouterr().out
     assert 'returned: ["Laptop" "Headphones"]' in out
     assert "electronics in stock: 2" in out
+    assert "Headphones     199.00" in out
 
 
 def test_lisp_command_reports_errors_without_traceback(tmp_path, capsys):
@@ -37,4 +38,5 @@ def test_lisp_command_reports_errors_without_traceback(tmp_path, capsys):
     assert main(["lisp", str(program)]) == 1
     out = capsys.readouterr().out
     assert "error unbound_var: undefined symbol: foo at 1:7" in out
+    assert "    (+ 1 (foo))\n          ^" in out
     assert "Traceback" not in out
