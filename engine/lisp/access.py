@@ -33,6 +33,19 @@ def flex_lookup(m: Map, key, default=MISSING):
     return value
 
 
+def flex_entry(m: Map, key):
+    """(stored key, value) of `key` or its alternate spelling in map `m`, else None."""
+    value = m.get(key, MISSING)
+    if value is not MISSING:
+        return key, value
+    alt = alternate_key(key)
+    if alt is not None:
+        value = m.get(alt, MISSING)
+        if value is not MISSING:
+            return alt, value
+    return None
+
+
 def flex_get(coll, key, default=None):
     """`get`: maps flexibly, vectors and strings by index, sets by membership."""
     t = type(coll)

@@ -10,7 +10,6 @@ key order, so their prints and tool calls are deterministic.
 
 from __future__ import annotations
 
-from operator import itemgetter
 
 from engine.lisp.access import MISSING, alternate_key, as_fn, flex_get, flex_lookup, get_path
 from engine.lisp.builtins.registry import builtin, variant
@@ -209,17 +208,7 @@ def keys_of(fname: str, m, ks):
         raise type_error(fname, "a vector of keys", ks,
                          f"(select-keys m [{show(ks)}])" if t is Keyword or t is str else None)
     if type(m) is Map:
-        out = []
-        for k in wanted:
-            v = m.get(k, MISSING)
-            if v is MISSING:
-                alt = alternate_key(k)
-                if alt is None:
-                    continue
-                v = m.get(alt, MISSING)
-                if v is MISSING:
-                    continue
-            out.append((k, v))
+        out = [(k, v) for k in wanted if (v := flex_lookup(m, k, MISSING)) is not MISSING]
         return Map(out) if out else EMPTY_MAP
     if m is None:
         return EMPTY_MAP

@@ -11,7 +11,7 @@ join and the other names are common words.
 
 from __future__ import annotations
 
-from engine.lisp.access import MISSING, alternate_key, as_fn
+from engine.lisp.access import as_fn, flex_entry
 from engine.lisp.builtins.maps import keys_of, sorted_items, sorted_keys
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import check_size, items, type_error
@@ -142,16 +142,9 @@ def rename_keys(m, kmap):
         return m
     found = []
     for old, new in sorted_items(kmap):
-        v = m.get(old, MISSING)
-        stored = old
-        if v is MISSING:
-            stored = alternate_key(old)
-            if stored is None:
-                continue
-            v = m.get(stored, MISSING)
-            if v is MISSING:
-                continue
-        found.append((stored, new, v))
+        entry = flex_entry(m, old)
+        if entry is not None:
+            found.append((entry[0], new, entry[1]))
     if not found:
         return m
     with m.mutate() as mm:
