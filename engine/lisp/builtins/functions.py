@@ -188,15 +188,10 @@ def hof_any_of(*preds):
 @builtin("none-of", "functions", calls_fns=True)
 def hof_none_of(*preds):
     """(none-of p ...) a predicate true when no p is truthy. With no predicates always true."""
-    preds = tuple(_fns("none-of", preds, "predicate"))
+    some_pred = hof_any_of(*_fns("none-of", preds, "predicate"))
 
     def none_of_fn(*args):
-        _tick()
-        for p in preds:
-            r = p(*args)
-            if r is not None and r is not False:
-                return False
-        return True
+        return not some_pred(*args)
     return none_of_fn
 
 
