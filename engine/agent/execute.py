@@ -1,0 +1,28 @@
+"""execute_turn: run the program of one LLM reply and record everything it did as a Turn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.agent.extract import NO_CODE_MESSAGE, extract_program
+from engine.history import Turn, Usage
+from engine.lisp import PtcError, run
+
+
+def execute_turn(number: int, reply: str, memory: Mapping, *, data=None, tools=None,
+                 limits=None, messages: tuple = (), usage: Usage | None = None,
+                 llm_ms: float = 0.0) -> Turn:
+    """Turn `number`: the program found in `reply`, run against `memory`, `data` and `tools`.
+
+    A reply without code is a failed turn (reason `no_code`); memory after a failed turn is
+    the memory before it (the engine rolls a failed run back).
+    """
+    program = extract_program(reply)
+    common = dict(number=number, raw_response=reply, program=program, messages=tuple(messages),
+                  usage=usage, llm_ms=llm_ms)
+    if program is None:
+        return Turn(**common, error=PtcError("no_code", NO_CODE_MESSAGE), memory=memory)
+    r = run(program, data=data, tools=tools, memory=memory, limits=limits)
+    return Turn(**common, result=r.value, error=r.error, signal=r.signal, prints=tuple(r.prints),
+                tool_calls=tuple(r.tool_calls), memory=r.memory,
+                definitions=tuple(r.definitions), run_ms=r.duration_ms)

@@ -1,0 +1,44 @@
+"""Finding the program in an LLM reply (ptc-lisp-upstream §0.6, with its defects fixed)."""
+
+from __future__ import annotations
+
+import re
+
+NO_CODE_MESSAGE = ("No valid PTC-Lisp code found in response. Please provide code in a "
+                   "```clojure or ```lisp code block, or as a raw s-expression starting with '('.")
+
+_FENCE = re.compile(r"```([^\n`]*)\n?(.*?)```", re.DOTALL)
+_LISP_TAGS = {"clojure", "lisp", "clj", "ptc-lisp", "ptc"}
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u00a0\u202f\u2060\ufffe\u00ad"
+                                    "\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+                                    "\u2008\u2009\u200a"), None)
+_SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "‶": '"',
+                               "‘": "'", "’": "'", "‚": "'", "‛": "'"})
+
+
+def extract_program(reply: str) -> str | None:
+    """The program in `reply`, or None when it has none.
+
+    Fenced ```clojure / ```lisp blocks first (several run one after another), else any
+    fenced block that starts with `(`, else the whole reply if it starts with `(`. Invisible
+    characters are removed and smart quotes straightened. `#_` forms stay: the reader
+    discards them itself, so error positions match the code as the LLM wrote it.
+    """
+    text = reply.replace("\r\n", "\n").replace("\r", "\n")
+    blocks = [(tag.strip().lower(), body.strip()) for tag, body in _FENCE.findall(text)]
+    chosen = [body for tag, body in blocks if tag in _LISP_TAGS and body]
+    if not chosen:
+        chosen = [body for _, body in blocks if _clean(body).startswith("(")]
+    if not chosen:
+        whole = text.strip()
+        chosen = [whole] if _clean(whole).startswith("(") else []
+    if not chosen:
+        return None
+    code = "\n\n".join(chosen)
+    code = _clean(code)
+    return code or None
+
+
+def _clean(code: str) -> str:
+    return code.translate(_INVISIBLE).translate(_SMART_QUOTES).strip()
+

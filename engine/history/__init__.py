@@ -1,0 +1,13 @@
+"""Message history: Turn records, HistoryOpts and the strategies that render a run's turns
+into the messages its LLM receives (`render`, `render_turns`, `STRATEGIES`)."""
+
+from engine.history.context import RenderContext, ToolInfo
+from engine.history.opts import HistoryOpts
+from engine.history.render import render, render_turns
+from engine.history.stats import CallRef, RenderStats
+from engine.history.strategies import STRATEGIES
+from engine.history.turn import Turn, Usage, error_text
+from engine.history.types import type_of
+
+__all__ = ["Turn", "Usage", "error_text", "HistoryOpts", "RenderContext", "ToolInfo", "render",
+           "render_turns", "RenderStats", "CallRef", "STRATEGIES", "type_of"]

@@ -1,0 +1,37 @@
+"""RenderContext: what every request of a run shares (mission, tools, data, reference)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """A tool as the LLM is told of it: `search(query string, limit int) -> [string]`."""
+
+    name: str
+    params: str = "()"            # "(query string, limit int)"
+    returns: str = "any"          # "[string]"
+    description: str = ""
+
+    @property
+    def signature(self) -> str:
+        return f"{self.params} -> {self.returns}"
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """The fixed inputs of rendering: `reference` is the language reference and output
+    format for the LLM (the agent layer chooses it: multi-turn or single-shot text)."""
+
+    mission: str
+    max_turns: int = 5
+    reference: str = ""
+    tools: tuple[ToolInfo, ...] = ()
+    data: Mapping = field(default_factory=dict)
+
+    @property
+    def single_shot(self) -> bool:
+        """SS-001: with one turn there is no history to render."""
+        return self.max_turns == 1

@@ -1,0 +1,54 @@
+"""Text blocks several strategies share: the tools and data sections, the turn lines."""
+
+from __future__ import annotations
+
+from engine.history.context import RenderContext
+from engine.history.samples import sample_text
+from engine.history.types import type_of
+
+FINAL_TURN = "⚠️ FINAL TURN - you must call (return result) or (fail response) next."
+
+
+def tools_section(context: RenderContext) -> str:
+    """`;; === tools ===` and one line per tool: `tool/search(query string) -> [string]  ; doc`."""
+    if not context.tools:
+        return ";; No tools available"
+    lines = [";; === tools ==="]
+    for tool in context.tools:
+        line = f"tool/{tool.name}{tool.signature}"
+        if tool.description:
+            line += "  ; " + " ".join(tool.description.split())
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def data_section(context: RenderContext, limit: int = 3, printable_limit: int = 80) -> str | None:
+    """`;; === data/ ===` and one line per input: name padded to 30 columns, type and sample."""
+    if not context.data:
+        return None
+    lines = [";; === data/ ==="]
+    for name, value in context.data.items():
+        label = f"data/{name}".ljust(29) + " "
+        sample = sample_text(value, limit, printable_limit)
+        lines.append(f"{label}; {type_of(value)}" + (f", sample: {sample}" if sample else ""))
+    return "\n".join(lines)
+
+
+def system_prompt(context: RenderContext, limit: int = 3, printable_limit: int = 80) -> str:
+    """The SYSTEM message of `full`, `coalesced` and `compaction`: the language reference,
+    then the tools and the input data. It never changes during a run (MSG-006)."""
+    parts = [context.reference.strip(), tools_section(context),
+             data_section(context, limit, printable_limit)]
+    return "\n\n".join(p for p in parts if p)
+
+
+def turns_left_line(turn: int, max_turns: int) -> str:
+    """MSG-005: `Turns left: N`, N counting the turn being requested; the warning when N is 1."""
+    left = max_turns - turn + 1
+    return FINAL_TURN if left <= 1 else f"Turns left: {left}"
+
+
+def turn_of_line(turn: int, max_turns: int) -> str:
+    """`full`'s feedback line: `Turn 2 of 5 (4 remaining)`; the warning on the last turn."""
+    left = max_turns - turn + 1
+    return FINAL_TURN if left <= 1 else f"Turn {turn} of {max_turns} ({left} remaining)"

@@ -1,0 +1,44 @@
+"""The strategy registry: each strategy is one module that registers itself by name.
+
+A strategy is a class whose instances accumulate the finished turns of a run one by one
+(`add`) and render the request for the next turn from what they hold (`render`); it never
+calls the LLM and never changes a turn. `engine.history.render` builds one from scratch
+for a pure, one-off render; the app and the token counts keep one and feed it turn by turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from engine.history.context import RenderContext
+from engine.history.opts import HistoryOpts
+from engine.history.stats import RenderStats
+from engine.history.turn import Turn
+
+STRATEGIES: dict[str, type["Strategy"]] = {}
+
+
+class Strategy(Protocol):
+    name: str
+
+    def __init__(self, context: RenderContext, opts: HistoryOpts): ...
+
+    def add(self, turn: Turn) -> None:
+        """Take in one finished turn (turns arrive in order, each once)."""
+
+    def render(self, memory: Mapping) -> tuple[list[dict], RenderStats]:
+        """The messages for the next request, given the memory after the last turn added."""
+
+
+def register(cls):
+    """Class decorator: make a strategy available under its `name`."""
+    STRATEGIES[cls.name] = cls
+    return cls
+
+
+def _load_builtin_strategies() -> None:
+    from engine.history.strategies import coalesced, compaction, full, namespaced  # noqa: F401
+
+
+_load_builtin_strategies()

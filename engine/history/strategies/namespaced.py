@@ -1,0 +1,17 @@
+"""Strategy `namespaced` (placeholder until it is written)."""
+
+from engine.history.strategies import register
+
+
+@register
+class Namespaced:
+    name = "namespaced"
+
+    def __init__(self, context, opts):
+        self.context, self.opts = context, opts
+
+    def add(self, turn):
+        pass
+
+    def render(self, memory):
+        raise NotImplementedError

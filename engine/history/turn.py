@@ -1,0 +1,57 @@
+"""Turn, the immutable record of one LLM request and the program it produced, and Usage."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.lisp import Definition, PtcError, ToolCall
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens as the LLM provider reported them for one request (None: not reported)."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cached_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn: what was sent, what the LLM replied, and everything its program did.
+
+    `program` is None when the reply had no code; that turn fails with reason `no_code`.
+    `memory` is the user namespace after the turn (unchanged by a failed turn, which is
+    rolled back). `definitions` lists this turn's `def`/`defn` in order, with docstrings.
+    """
+
+    number: int
+    raw_response: str
+    program: str | None
+    result: object = None                 # the last value, or the value of (return v) / (fail v)
+    error: PtcError | None = None
+    signal: str | None = None             # None, "return" or "fail"
+    prints: tuple[str, ...] = ()
+    tool_calls: tuple[ToolCall, ...] = ()
+    memory: Mapping = field(default_factory=dict)
+    definitions: tuple[Definition, ...] = ()
+    messages: tuple[dict, ...] = ()       # the request sent to the LLM for this turn
+    usage: Usage | None = None
+    llm_ms: float = 0.0
+    run_ms: float = 0.0
+
+    @property
+    def success(self) -> bool:
+        """The program ran without error (a `(fail v)` turn ran without error too)."""
+        return self.error is None
+
+    @property
+    def defined_names(self) -> tuple[str, ...]:
+        """Names this turn defined, each once, in order of first definition."""
+        return tuple(dict.fromkeys(d.name for d in self.definitions))
+
+
+def error_text(error: PtcError) -> str:
+    """How an error reads in a message to the LLM: reason, message, place and hint."""
+    return f"Error: {error}"
