@@ -1,1 +1,5 @@
-"""The ptc-tui engine: the PTC-Lisp interpreter and, in later layers, the agent loop."""
+"""The ptc-tui engine, in layers that import only downward: `lisp` (the PTC-Lisp interpreter),
+`history` (turns and the strategies that render them), `trace` (saved runs), `agent` (the
+loop), and the independent `llm` (LLM clients) and `tokens` (token counts and prices)."""
+
+__version__ = "0.1.0"

@@ -9,9 +9,10 @@ NO_CODE_MESSAGE = ("No valid PTC-Lisp code found in response. Please provide cod
 
 _FENCE = re.compile(r"```([^\n`]*)\n?(.*?)```", re.DOTALL)
 _LISP_TAGS = {"clojure", "lisp", "clj", "ptc-lisp", "ptc"}
-_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u00a0\u202f\u2060\ufffe\u00ad"
-                                    "\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-                                    "\u2008\u2009\u200a"), None)
+# zero-width characters go; the odd spaces LLMs emit (no-break, thin, ...) become spaces
+_INVISIBLE = {**dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\ufffe\u00ad\u180e"), None),
+              **dict.fromkeys(map(ord, "\u00a0\u202f\u2000\u2001\u2002\u2003\u2004\u2005"
+                                       "\u2006\u2007\u2008\u2009\u200a"), " ")}
 _SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "‶": '"',
                                "‘": "'", "’": "'", "‚": "'", "‛": "'"})
 
@@ -21,7 +22,7 @@ def extract_program(reply: str) -> str | None:
 
     Fenced ```clojure / ```lisp blocks first (several run one after another), else any
     fenced block that starts with `(`, else the whole reply if it starts with `(`. Invisible
-    characters are removed and smart quotes straightened. `#_` forms stay: the reader
+    characters are removed, odd spaces made plain and smart quotes straightened. `#_` forms stay: the reader
     discards them itself, so error positions match the code as the LLM wrote it.
     """
     text = reply.replace("\r\n", "\n").replace("\r", "\n")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from engine.lisp import from_python
+
 
 @dataclass(frozen=True)
 class ToolInfo:
@@ -30,6 +32,10 @@ class RenderContext:
     reference: str = ""
     tools: tuple[ToolInfo, ...] = ()
     data: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        # samples are printed from PTC-Lisp values: plain Python data is converted once here
+        object.__setattr__(self, "data", {k: from_python(v) for k, v in self.data.items()})
 
     @property
     def single_shot(self) -> bool:

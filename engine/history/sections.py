@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from engine.history.context import RenderContext
 from engine.history.samples import sample_text
+from engine.history.turn import Turn, error_text
 from engine.history.types import type_of
 
+NO_CODE = "(no code found)"
 FINAL_TURN = "⚠️ FINAL TURN - you must call (return result) or (fail response) next."
 
 
@@ -52,3 +54,17 @@ def turn_of_line(turn: int, max_turns: int) -> str:
     """`full`'s feedback line: `Turn 2 of 5 (4 remaining)`; the warning on the last turn."""
     left = max_turns - turn + 1
     return FINAL_TURN if left <= 1 else f"Turn {turn} of {max_turns} ({left} remaining)"
+
+
+def clean_doc(doc: str | None) -> str | None:
+    """DEF-007: every `;` removed; newlines and whitespace runs become one space."""
+    if not doc:
+        return None
+    return " ".join(doc.replace(";", "").split()) or None
+
+
+def failed_block(turn: Turn) -> str:
+    """A failed turn kept in full (CMP-002, ERR-001..003): its code and its error."""
+    program = turn.program.rstrip() if turn.program is not None else NO_CODE
+    return (f"---\nYour previous attempt:\n```clojure\n{program}\n```\n\n"
+            f"{error_text(turn.error)}\n---")

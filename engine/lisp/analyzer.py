@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
-from engine.lisp.errors import PtcError, Span, cut, did_you_mean, plural
+from engine.lisp.errors import PtcError, Span, did_you_mean, plural
 from engine.lisp.forms import is_sym, show
 from engine.lisp.patterns import compile_regex
 from engine.lisp.runtime import check_deadline

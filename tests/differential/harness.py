@@ -38,7 +38,7 @@ from pathlib import Path
 from engine.lisp import forms as F
 from engine.lisp.compare import equals
 from engine.lisp.reader import read
-from engine.lisp.values import Keyword, Map, Symbol
+from engine.lisp.values import Map, Symbol
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
 HEADER = re.compile(r"^;;\s*==\s*(\S+)((?:\s+!\S+)*)\s*$")

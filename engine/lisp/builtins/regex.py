@@ -8,12 +8,11 @@ follow Java's `Matcher.find` (an empty match moves the next search one character
 
 from __future__ import annotations
 
-import re as _py_re
 import time
 
 from engine.lisp.builtins.registry import builtin
-from engine.lisp.builtins.support import check_size, limits, show, type_error
-from engine.lisp.errors import PtcError, error
+from engine.lisp.builtins.support import check_size, limits, type_error
+from engine.lisp.errors import error
 from engine.lisp.runtime import current_or_none
 from engine.lisp.patterns import compile_regex as compile_pattern
 from engine.lisp.values import Regex

@@ -15,9 +15,9 @@ from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
 from engine.lisp.builtins.support import (CHUNK, build_map, check_size, checked_int, chunks, items, show,
                                           thread_first_error, type_error)
-from engine.lisp.compare import check_key, check_keys, compare, key_order, sorted_values
+from engine.lisp.compare import check_key, check_keys, compare, sorted_values
 from engine.lisp.errors import error
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, is_fn, truthy, type_name
+from engine.lisp.values import Keyword, Map, is_fn, truthy, type_name
 
 
 @builtin("map", "collections", calls_fns=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 from engine.lisp.compare import collection_items
 from engine.lisp.errors import error

@@ -1,0 +1,17 @@
+"""LLM clients: the callable protocol, Completion, LLMError, scripted/replay LLMs and HTTP providers.
+
+An LLM is any callable `llm(messages) -> str | Completion`; `complete` calls one and always
+returns a Completion or raises LLMError. This package imports nothing else of the engine.
+"""
+
+from engine.llm.anthropic_messages import AnthropicMessages
+from engine.llm.completion import LLM, Completion, complete
+from engine.llm.errors import LLMError
+from engine.llm.openai_chat import OllamaChat, OpenAIChat, OpenRouterChat
+from engine.llm.scripted import ReplayLLM, ScriptedLLM
+from engine.llm.specs import from_spec
+
+__all__ = [
+    "LLM", "Completion", "LLMError", "complete", "from_spec",
+    "ScriptedLLM", "ReplayLLM", "OpenAIChat", "OpenRouterChat", "OllamaChat", "AnthropicMessages",
+]

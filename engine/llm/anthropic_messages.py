@@ -1,0 +1,87 @@
+"""AnthropicMessages, a client of Anthropic's Messages API, and the message shape it requires."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import httpx
+
+from engine.llm.completion import Completion
+from engine.llm.errors import LLMError
+from engine.llm.transport import HttpLLM, MalformedReply, count, mapping
+
+API_VERSION = "2023-06-01"
+
+
+class AnthropicMessages(HttpLLM):
+    """`POST {base_url}/v1/messages`, with system messages moved to the `system` field."""
+
+    provider = "anthropic"
+    key_env: str | None = "ANTHROPIC_API_KEY"
+    base_url_env: str | None = "ANTHROPIC_BASE_URL"
+    default_base_url = "https://api.anthropic.com"
+
+    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
+                 timeout: float = 60.0, max_retries: int = 3, backoff_s: float = 1.0,
+                 temperature: float | None = None, max_tokens: int = 4096,
+                 sleep: Callable[[float], None] = time.sleep, client: httpx.Client | None = None):
+        super().__init__(model, api_key=api_key, base_url=base_url, timeout=timeout,
+                         max_retries=max_retries, backoff_s=backoff_s, sleep=sleep, client=client)
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.base_url}/v1/messages"
+
+    def headers(self) -> dict[str, str]:
+        headers = {"anthropic-version": API_VERSION}
+        if self._api_key:
+            headers["x-api-key"] = self._api_key
+        return headers
+
+    def request_body(self, messages: list[dict]) -> dict:
+        system, turns = split_system(messages)
+        if not turns or turns[0]["role"] != "user":
+            first = turns[0]["role"] if turns else "nothing"
+            raise self.error(f"a conversation must start with a user message, not {first}")
+        body: dict = {"model": self.model, "max_tokens": self.max_tokens, "messages": turns}
+        if system:
+            body["system"] = system
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        return body
+
+    def parse(self, data: dict) -> Completion:
+        content = data.get("content")
+        if not isinstance(content, list):
+            raise MalformedReply("no content in the body")
+        usage = mapping(data.get("usage"))
+        return Completion(
+            text="".join(block.get("text", "") for block in content
+                         if isinstance(block, dict) and block.get("type") == "text"),
+            input_tokens=count(usage.get("input_tokens")),
+            output_tokens=count(usage.get("output_tokens")),
+            cached_tokens=count(usage.get("cache_read_input_tokens")),
+            model=data.get("model") if isinstance(data.get("model"), str) else self.model,
+            provider=self.provider,
+        )
+
+
+def split_system(messages: list[dict]) -> tuple[str, list[dict]]:
+    """The system text (all system messages, joined) and the other messages, with runs of one
+    role merged into one message, since the API requires user and assistant to alternate."""
+    system: list[str] = []
+    turns: list[dict] = []
+    for message in messages:
+        role, content = message["role"], message["content"]
+        if role == "system":
+            system.append(content)
+        elif role not in ("user", "assistant"):
+            raise LLMError("anthropic", f"unknown message role {role!r}")
+        elif turns and turns[-1]["role"] == role:
+            turns[-1]["content"] += "\n\n" + content
+        else:
+            turns.append({"role": role, "content": content})
+    return "\n\n".join(system), turns

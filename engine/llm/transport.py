@@ -1,0 +1,191 @@
+"""HttpLLM, the base of the HTTP clients: keys, POST with retries, and provider errors as LLMError."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+import httpx
+
+from engine.llm.completion import Completion
+from engine.llm.errors import LLMError, redact
+from engine.llm.retry import RETRY_STATUSES, RetryPolicy
+
+# Local servers (Ollama, vLLM, llama.cpp, a test server) rarely want a key.
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
+BODY_EXCERPT = 200
+
+
+class MalformedReply(Exception):
+    """A 2xx body without the fields a reply needs; the message says which."""
+
+
+class HttpLLM:
+    """An LLM behind an HTTP JSON API. Subclasses set the class attributes and say how a
+    request body is built (`request_body`), sent (`endpoint`, `headers`) and read (`parse`)."""
+
+    provider = "http"
+    key_env: str | None = None            # the environment variable holding the key; None: no key
+    base_url_env: str | None = None
+    default_base_url = ""
+
+    def __init__(self, model: str, *, api_key: str | None, base_url: str | None, timeout: float,
+                 max_retries: int, backoff_s: float, sleep: Callable[[float], None],
+                 client: httpx.Client | None):
+        if not model:
+            raise ValueError(f"{self.provider}: a model name is required")
+        self.model = model
+        self.name = f"{self.provider}:{model}"
+        env_base = os.environ.get(self.base_url_env) if self.base_url_env else None
+        self.base_url = (base_url or env_base or self.default_base_url).rstrip("/")
+        self.timeout = timeout
+        self.retry = RetryPolicy(max_retries, backoff_s, sleep)
+        self._api_key = api_key or (os.environ.get(self.key_env) if self.key_env else None)
+        if not self._api_key and self.key_env and not is_local(self.base_url):
+            raise LLMError(self.provider, f"{self.key_env} is not set (set it, or pass api_key=)")
+        self._client = client
+        self._owns_client = client is None
+
+    # -- what subclasses provide
+
+    @property
+    def endpoint(self) -> str:
+        raise NotImplementedError
+
+    def headers(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def request_body(self, messages: list[dict]) -> dict:
+        raise NotImplementedError
+
+    def parse(self, data: dict) -> Completion:
+        """The Completion in a 2xx body; raises MalformedReply when it has none."""
+        raise NotImplementedError
+
+    # -- the request
+
+    def __call__(self, messages: list[dict]) -> Completion:
+        data = self.post(self.request_body(messages))
+        try:
+            return self.parse(data)
+        except MalformedReply as exc:
+            raise self.error(f"malformed response: {exc}") from None
+
+    def post(self, body: dict) -> dict:
+        """POST `body` as JSON, retrying what is worth retrying; the 2xx body as a dict."""
+        attempts = self.retry.max_retries + 1
+        for attempt in range(attempts):
+            wait_headers = None
+            try:
+                response = self.client.post(self.endpoint, json=body, headers=self.headers(),
+                                            timeout=self.timeout)
+            except httpx.TimeoutException as exc:
+                failure, cause = self.error(f"request timed out after {self.timeout:g} s"), exc
+            except httpx.TransportError as exc:
+                failure, cause = self.error(f"cannot reach {self.base_url}: {transport_reason(exc)}"), exc
+            else:
+                if response.is_success:
+                    return self.json_body(response)
+                failure, cause = self.error(provider_message(response), response.status_code), None
+                if response.status_code not in RETRY_STATUSES:
+                    raise failure
+                wait_headers = response.headers
+            if attempt == attempts - 1:
+                if attempts > 1:
+                    message = f"{failure.message} (gave up after {attempts} attempts)"
+                    failure = LLMError(failure.provider, message, failure.status)
+                raise failure from cause
+            self.retry.sleep(self.retry.wait_before_retry(attempt, wait_headers))
+        raise AssertionError("unreachable")
+
+    def json_body(self, response: httpx.Response) -> dict:
+        try:
+            data = response.json()
+        except ValueError:
+            raise self.error(f"malformed response: body is not JSON: {excerpt(response.text)!r}") from None
+        if not isinstance(data, dict):
+            raise self.error(f"malformed response: expected a JSON object, got {type(data).__name__}")
+        return data
+
+    def error(self, message: str, status: int | None = None) -> LLMError:
+        """An LLMError from this provider, with the key scrubbed from the message."""
+        return LLMError(self.provider, redact(message, self._api_key), status)
+
+    # -- the connection
+
+    @property
+    def client(self) -> httpx.Client:
+        if self._client is None:
+            self._client = httpx.Client()
+        return self._client
+
+    def close(self) -> None:
+        """Close the connection pool, if this LLM opened it."""
+        if self._owns_client and self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return redact(f"{type(self).__name__}(name={self.name!r}, base_url={self.base_url!r})", self._api_key)
+
+
+def is_local(base_url: str) -> bool:
+    host = urlsplit(base_url).hostname or ""
+    return host in LOCAL_HOSTS or host.endswith(".localhost")
+
+
+def provider_message(response: httpx.Response) -> str:
+    """The provider's own explanation of an error response, on one line.
+
+    Both providers send {"error": {"message": ...}}; OpenAI-compatible servers vary
+    ({"error": "..."}, vLLM's {"message": ...}, FastAPI's {"detail": ...}), so those are read too.
+    """
+    try:
+        message = message_in(response.json())
+    except ValueError:
+        message = None
+    return one_line(message or excerpt(response.text) or "(empty body)")
+
+
+def message_in(data: object) -> str | None:
+    if not isinstance(data, dict):
+        return None
+    error = data.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return error["message"]
+    if isinstance(error, str):
+        return error
+    for key in ("message", "detail"):
+        if isinstance(data.get(key), str):
+            return data[key]
+    return None
+
+
+def transport_reason(exc: httpx.TransportError) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def excerpt(text: str) -> str:
+    return one_line(text.strip()[:BODY_EXCERPT])
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def count(value: object) -> int | None:
+    """A token count as reported, or None (bool is an int in Python but never a count)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def mapping(value: object) -> dict:
+    """`value` if it is a JSON object, else {} (a provider may leave a field out or null it)."""
+    return value if isinstance(value, dict) else {}

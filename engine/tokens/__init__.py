@@ -1,0 +1,16 @@
+"""Token counts of the messages an LLM received (tiktoken, offline) and what they cost.
+
+    enc = encoding_for_model("gpt-4o")        # enc.name, enc.wanted, enc.note
+    counts = TokenCounter(enc).count_messages(messages)   # counts.per_message, counts.total
+    cost(price_for("gpt-4o"), counts.total)   # USD, or None when the price is unknown
+
+Counts are estimates of what a provider bills (see `counter`); a provider's own usage report,
+kept by other code, is the real figure.
+"""
+
+from .counter import MessageCounts, TokenCounter
+from .encodings import TokenEncoding, encoding_for_model
+from .prices import Price, PriceTable, cost, load_prices, price_for
+
+__all__ = ["MessageCounts", "Price", "PriceTable", "TokenCounter", "TokenEncoding", "cost",
+           "encoding_for_model", "load_prices", "price_for"]

@@ -1,0 +1,80 @@
+"""Token counts of chat messages, with each distinct text encoded once per counter.
+
+The counts estimate what a provider bills for the prompt: content and role tokens plus the chat
+format's fixed overhead, the way OpenAI's cookbook counts them for current models
+("How to count tokens with tiktoken"): 3 tokens per message, 1 more (plus the name's own tokens)
+when a message has a "name", and 3 for priming the reply. Other providers frame messages
+differently and Anthropic's tokenizer is not public, so for them it is an approximation. The
+usage a provider reports is the real figure; other code keeps it beside these estimates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+
+from .encodings import TokenEncoding, encoding_for_model
+
+TOKENS_PER_MESSAGE = 3
+TOKENS_PER_NAME = 1
+REPLY_PRIMING = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MessageCounts:
+    """Tokens per message, each including its chat overhead; `total` adds the reply priming."""
+
+    per_message: tuple[int, ...]
+    total: int
+
+
+class TokenCounter:
+    """Counts tokens with a cache keyed by text, so an unchanged message is never re-encoded.
+
+    Renders of one trace repeat most of their messages (a conversation grows by a turn at a
+    time; summaries change rarely), so after the first render a count is mostly dict lookups.
+    The cache lives as long as the counter: keep one counter per trace and encoding.
+    """
+
+    def __init__(self, encoding: TokenEncoding | None = None) -> None:
+        self.encoding = encoding if encoding is not None else encoding_for_model(None)
+        self._cache: dict[str | None, int] = {}
+
+    def count(self, text: str) -> int:
+        """Tokens in `text` alone, without chat overhead."""
+        n = self._cache.get(text)
+        if n is None:
+            n = self._cache[text] = self.encoding.count(text)
+        return n
+
+    def count_many(self, texts: Iterable[str]) -> list[int]:
+        """Tokens in each text; the ones not seen before are encoded together, once each."""
+        return self._lookup(list(texts))
+
+    def count_messages(self, messages: Sequence[Mapping[str, str]]) -> MessageCounts:
+        """Counts of `{"role", "content"[, "name"]}` messages as one request's prompt.
+
+        A content of None (an assistant message that only calls tools) counts as empty.
+        """
+        roles = self._lookup(list(map(_role, messages)))
+        contents = self._lookup(list(map(_content, messages)))
+        per_message = [TOKENS_PER_MESSAGE + r + c for r, c in zip(roles, contents)]
+        for i in [i for i, m in enumerate(messages) if "name" in m]:
+            per_message[i] += TOKENS_PER_NAME + self.count(messages[i]["name"])
+        return MessageCounts(tuple(per_message), sum(per_message) + REPLY_PRIMING)
+
+    def _lookup(self, texts: list[str | None]) -> list[int]:
+        # One dict probe per text: hashing a re-rendered (new but equal) string is most of the
+        # cost of a hit, so probing twice (once to find the misses, once to read) would show.
+        cache = self._cache
+        counts = list(map(cache.get, texts))
+        if None in counts:
+            missing = list(dict.fromkeys(t for t, n in zip(texts, counts) if n is None))
+            cache.update(zip(missing, self.encoding.count_many([t or "" for t in missing])))
+            counts = [cache[t] if n is None else n for t, n in zip(texts, counts)]
+        return counts
+
+
+_role = itemgetter("role")
+_content = itemgetter("content")

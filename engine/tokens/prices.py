@@ -1,0 +1,144 @@
+"""Model prices from an editable TOML table, and what a number of tokens costs.
+
+The table ships as `prices.toml` beside this module; `PTC_TUI_PRICES` (or a path passed to
+`load_prices`) points at a user's copy instead. Prices are USD per million tokens.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from .models import bare_model
+
+ENV_VAR = "PTC_TUI_PRICES"
+DEFAULT_PRICES = Path(__file__).with_name("prices.toml")
+_FIELDS = ("input", "cached_input", "output")
+_REQUIRED = ("input", "output")
+# What may follow a configured name for a longer model name to still be that model: a dated
+# snapshot or variant ("-2024-07-18", "@20250514"), never a version ("gpt-5.4" is not "gpt-5")
+# nor a fine-tune ("gpt-4o-mini:org::id" is billed at other rates).
+_SEPARATORS = "-_@"
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per million tokens for one configured model name."""
+
+    model: str
+    input: float
+    output: float
+    cached_input: float | None = None
+
+
+@dataclass(frozen=True)
+class PriceTable:
+    """The prices of one file: `as_of` is the date they were checked, `source` the file."""
+
+    as_of: str
+    source: str
+    models: Mapping[str, Price] = field(default_factory=dict)
+
+    def price_for(self, model: str | None) -> Price | None:
+        """The price of `model`: exact name, else the longest configured name it extends."""
+        name = bare_model(model)
+        if not name:
+            return None
+        if name in self.models:
+            return self.models[name]
+        extended = [key for key in self.models
+                    if name.startswith(key) and name[len(key)] in _SEPARATORS]
+        return self.models[max(extended, key=len)] if extended else None
+
+
+def load_prices(path: str | os.PathLike[str] | None = None) -> PriceTable:
+    """The price table at `path`, else at `$PTC_TUI_PRICES`, else the one shipped with us.
+
+    A file that is missing, is not TOML or does not have the expected shape raises ValueError
+    naming the file and the problem. Loads are cached until the file changes.
+    """
+    chosen = path if path is not None else os.environ.get(ENV_VAR) or None
+    chosen = Path(chosen).expanduser() if chosen is not None else DEFAULT_PRICES
+    try:
+        stamp = chosen.stat().st_mtime_ns
+    except OSError as e:
+        raise ValueError(f"prices file {chosen}: cannot read it ({e.strerror or e})") from None
+    return _load(str(chosen), stamp)
+
+
+def price_for(model: str | None, prices: PriceTable | None = None) -> Price | None:
+    """The price of `model` in `prices` (default: `load_prices()`), or None when unknown."""
+    return (prices if prices is not None else load_prices()).price_for(model)
+
+
+def cost(price: Price | None, input_tokens: int, output_tokens: int = 0,
+         cached_tokens: int = 0) -> float | None:
+    """USD for the given tokens, or None when the price is unknown (never a made-up $0).
+
+    The three counts are disjoint: `input_tokens` are billed at the input rate, `cached_tokens`
+    (prompt-cache hits) at `cached_input` when the model has one, else at the input rate. An
+    OpenAI usage block's prompt_tokens include its cached tokens: pass the difference.
+    """
+    if price is None:
+        return None
+    for label, n in (("input_tokens", input_tokens), ("output_tokens", output_tokens),
+                     ("cached_tokens", cached_tokens)):
+        if n < 0:
+            raise ValueError(f"{label} must not be negative, got {n}")
+    cached_rate = price.cached_input if price.cached_input is not None else price.input
+    return (input_tokens * price.input + cached_tokens * cached_rate
+            + output_tokens * price.output) / 1_000_000
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str, _stamp: int) -> PriceTable:
+    def broken(problem: str) -> ValueError:
+        return ValueError(f"prices file {path}: {problem}")
+
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise broken(f"not valid TOML: {e}") from None
+    except OSError as e:
+        raise broken(f"cannot read it ({e.strerror or e})") from None
+    unknown = sorted(set(data) - {"as_of", "models"})
+    if unknown:
+        raise broken(f"unknown top-level key {unknown[0]!r} (expected as_of and [models.NAME])")
+    as_of = data.get("as_of")
+    if not isinstance(as_of, (str, datetime.date)):
+        raise broken("as_of is missing or not a date (as_of = 2026-11-22)")
+    models = data.get("models", {})
+    if not isinstance(models, dict):
+        raise broken("models must be tables: [models.\"gpt-4o\"]")
+    table = {}
+    for name, entry in models.items():
+        price = _price(name, entry, broken)
+        if price.model in table:
+            raise broken(f"models.{name}: the same model as models.{table[price.model].model}")
+        table[price.model] = price
+    return PriceTable(str(as_of), path, MappingProxyType(table))   # shared by the cache
+
+
+def _price(name: str, entry: object, broken) -> Price:
+    if not isinstance(entry, dict):
+        raise broken(f"models.{name} must be a table with input and output")
+    unknown = sorted(set(entry) - set(_FIELDS))
+    if unknown:
+        raise broken(f"models.{name}: unknown key {unknown[0]!r} (expected {', '.join(_FIELDS)})")
+    for key in _REQUIRED:
+        if key not in entry:
+            raise broken(f"models.{name}: {key} is missing")
+    for key, value in entry.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or value < 0:
+            raise broken(f"models.{name}.{key} must be a number >= 0, got {value!r}")
+    return Price(bare_model(name), float(entry["input"]), float(entry["output"]),
+                 float(entry["cached_input"]) if "cached_input" in entry else None)

@@ -1,0 +1,8 @@
+"""Traces: a run saved as one versioned JSON document (docs/trace-format.md), loaded back
+with everything needed to re-render any strategy at any limit (DBG-001..005)."""
+
+from engine.trace.files import TraceError, dumps_trace, load_trace, loads_trace, save_trace
+from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Trace
+
+__all__ = ["Trace", "AgentInfo", "Outcome", "TraceError", "save_trace", "load_trace",
+           "dumps_trace", "loads_trace", "FORMAT", "VERSION"]

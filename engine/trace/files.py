@@ -1,0 +1,265 @@
+"""Reading and writing trace files (schema: docs/trace-format.md). A bad file of any kind
+gives one TraceError naming the file and what is wrong with it."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, fields
+
+from engine.history import HistoryOpts, ToolInfo, Turn, Usage
+from engine.lisp import Definition, PtcError, Span, ToolCall
+from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Trace
+from engine.trace.values import MalformedValue, decode, encode
+
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+
+class TraceError(Exception):
+    """A trace file that cannot be read; the message names the file and the problem."""
+
+
+# --- writing -------------------------------------------------------------------------------
+
+def save_trace(trace: Trace, path) -> None:
+    """Write `trace` to `path` (atomically: a crash mid-write never leaves half a file)."""
+    text = dumps_trace(trace)
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def dumps_trace(trace: Trace) -> str:
+    """The trace as JSON text; each distinct message is stored once (`messages`), and each
+    turn lists the ones it was sent by index, so a 200-turn `full` run stays linear in size."""
+    table: dict[tuple[str, str], int] = {}
+    turns, previous = [], {}
+    for turn in trace.turns:
+        sent = [table.setdefault((m["role"], m["content"]), len(table)) for m in turn.messages]
+        turns.append(_turn_json(turn, sent, previous))
+        previous = turn.memory
+    a = trace.agent
+    doc = {
+        "format": FORMAT, "version": VERSION, "engine_version": trace.engine_version,
+        "created_at": trace.created_at,
+        "agent": {"name": a.name, "description": a.description, "mission": a.mission,
+                  "max_turns": a.max_turns, "llm": a.llm, "history": asdict(a.history),
+                  "tools": [asdict(t) for t in a.tools],
+                  "data": {k: encode(v) for k, v in a.data.items()}, "reference": a.reference},
+        "outcome": {"status": trace.outcome.status,
+                    "return_value": encode(trace.outcome.return_value),
+                    "fail": None if trace.outcome.fail_reason is None else
+                    {"reason": trace.outcome.fail_reason, "message": trace.outcome.fail_message}},
+        "messages": [{"role": r, "content": c} for r, c in table],
+        "turns": turns,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def _turn_json(turn: Turn, sent: list[int], previous) -> dict:
+    changed = {k: encode(v) for k, v in turn.memory.items()
+               if k not in previous or previous[k] is not v}
+    return {
+        "number": turn.number, "raw_response": turn.raw_response, "program": turn.program,
+        "result": encode(turn.result), "signal": turn.signal,
+        "error": None if turn.error is None else _error_json(turn.error),
+        "prints": list(turn.prints),
+        "tool_calls": [{"name": c.name, "args": [encode(a) for a in c.args],
+                        "result": encode(c.result), "error": c.error,
+                        "duration_ms": c.duration_ms} for c in turn.tool_calls],
+        "definitions": [{"name": d.name, "doc": d.doc, "is_fn": d.is_fn}
+                        for d in turn.definitions],
+        "memory_changes": changed,
+        "sent": sent,
+        "usage": None if turn.usage is None else asdict(turn.usage),
+        "llm_ms": turn.llm_ms, "run_ms": turn.run_ms,
+    }
+
+
+def _error_json(e: PtcError) -> dict:
+    span = e.span
+    return {"reason": e.reason, "message": e.message, "hint": e.hint,
+            "span": None if span is None else [span.line, span.col, span.end_line, span.end_col]}
+
+
+# --- reading -------------------------------------------------------------------------------
+
+def load_trace(path) -> Trace:
+    """The trace saved at `path`; TraceError for a missing, broken, truncated, hostile or
+    wrong-version file."""
+    name = os.fspath(path)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            raise TraceError(f"{name}: {size:,} bytes is larger than the "
+                             f"{MAX_FILE_BYTES:,}-byte limit for trace files")
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise TraceError(f"{name}: cannot read the file: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TraceError(f"{name}: not UTF-8 text (byte {e.start})") from None
+    return loads_trace(text, name)
+
+
+def loads_trace(text: str, name: str = "<trace>") -> Trace:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        if e.pos >= len(text.rstrip()):
+            raise TraceError(f"{name}: the file ends in the middle of the JSON "
+                             f"(truncated?)") from None
+        raise TraceError(f"{name}: not valid JSON at line {e.lineno}, column {e.colno}: "
+                         f"{e.msg}") from None
+    except RecursionError:
+        raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
+    except ValueError as e:      # e.g. an integer of thousands of digits
+        raise TraceError(f"{name}: not a valid trace: {e}") from None
+    try:
+        return _trace(doc)
+    except (MalformedValue, _Bad) as e:
+        raise TraceError(f"{name}: {e}") from None
+    except RecursionError:
+        raise TraceError(f"{name}: a value is nested too deeply") from None
+
+
+class _Bad(Exception):
+    pass
+
+
+def _get(obj, key: str, kind, where: str, optional: bool = False):
+    if type(obj) is not dict:
+        raise _Bad(f"{where}: expected an object")
+    if key not in obj:
+        if optional:
+            return None
+        raise _Bad(f"{where}: missing field {key!r}")
+    value = obj[key]
+    if value is None and optional:
+        return None
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if type(value) not in kinds or (int in kinds and type(value) is bool):
+        names = " or ".join(_KIND_NAMES[k] for k in kinds)
+        raise _Bad(f"{where}.{key}: expected {names}, got {_KIND_NAMES.get(type(value), 'value')}")
+    return value
+
+
+_KIND_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a list",
+               dict: "an object", bool: "true/false", type(None): "null"}
+_NUM = (int, float)
+
+
+def _trace(doc) -> Trace:
+    if type(doc) is not dict or doc.get("format") != FORMAT:
+        raise _Bad(f"not a ptc-tui trace (expected \"format\": \"{FORMAT}\" at the top)")
+    version = _get(doc, "version", int, "trace")
+    if version != VERSION:
+        newer = "newer than" if version > VERSION else "older than"
+        raise _Bad(f"trace format version {version} is {newer} the version this ptc-tui "
+                   f"reads ({VERSION})")
+    agent = _agent(_get(doc, "agent", dict, "trace"))
+    table = _get(doc, "messages", list, "trace")
+    messages = []
+    for i, m in enumerate(table):
+        role = _get(m, "role", str, f"messages[{i}]")
+        if role not in ("system", "user", "assistant"):
+            raise _Bad(f"messages[{i}].role: unknown role {role[:20]!r}")
+        messages.append({"role": role, "content": _get(m, "content", str, f"messages[{i}]")})
+    turns, memory = [], {}
+    for i, t in enumerate(_get(doc, "turns", list, "trace")):
+        turn = _turn(t, f"turns[{i}]", messages, memory)
+        if turn.number != i + 1:
+            raise _Bad(f"turns[{i}].number: expected {i + 1}, got {turn.number}")
+        turns.append(turn)
+        memory = turn.memory
+    o = _get(doc, "outcome", dict, "trace")
+    status = _get(o, "status", str, "outcome")
+    if status not in ("returned", "failed", "running"):
+        raise _Bad(f"outcome.status: unknown status {status[:20]!r}")
+    fail = _get(o, "fail", dict, "outcome", optional=True)
+    outcome = Outcome(status, decode(o.get("return_value"), "outcome.return_value"),
+                      _get(fail, "reason", str, "outcome.fail") if fail else None,
+                      _get(fail, "message", str, "outcome.fail") if fail else None)
+    return Trace(agent, tuple(turns), outcome,
+                 _get(doc, "engine_version", str, "trace", optional=True) or "",
+                 _get(doc, "created_at", str, "trace", optional=True) or "")
+
+
+def _agent(a) -> AgentInfo:
+    w = "agent"
+    tools = []
+    for i, t in enumerate(_get(a, "tools", list, w)):
+        tools.append(ToolInfo(_get(t, "name", str, f"{w}.tools[{i}]"),
+                              _get(t, "params", str, f"{w}.tools[{i}]"),
+                              _get(t, "returns", str, f"{w}.tools[{i}]"),
+                              _get(t, "description", str, f"{w}.tools[{i}]")))
+    history = _get(a, "history", dict, w)
+    known = {f.name for f in fields(HistoryOpts)}
+    try:
+        opts = HistoryOpts(**{k: v for k, v in history.items() if k in known}).checked()
+    except (TypeError, ValueError) as e:
+        raise _Bad(f"{w}.history: {e}") from None
+    max_turns = _get(a, "max_turns", int, w)
+    if max_turns < 1:
+        raise _Bad(f"{w}.max_turns: must be at least 1")
+    data = {k: decode(v, f"{w}.data.{k}") for k, v in _get(a, "data", dict, w).items()}
+    return AgentInfo(_get(a, "mission", str, w), max_turns, _get(a, "reference", str, w),
+                     tuple(tools), data, opts, _get(a, "llm", str, w),
+                     _get(a, "name", str, w, optional=True) or "agent",
+                     _get(a, "description", str, w, optional=True) or "")
+
+
+def _turn(t, w: str, messages: list, memory: dict) -> Turn:
+    sent = []
+    for j in _get(t, "sent", list, w):
+        if type(j) is not int or not 0 <= j < len(messages):
+            raise _Bad(f"{w}.sent: {j!r} is not an index into messages")
+        sent.append(messages[j])
+    changes = _get(t, "memory_changes", dict, w)
+    new_memory = {**memory, **{k: decode(v, f"{w}.memory_changes.{k}")
+                               for k, v in changes.items()}} if changes else memory
+    calls = []
+    for i, c in enumerate(_get(t, "tool_calls", list, w)):
+        cw = f"{w}.tool_calls[{i}]"
+        calls.append(ToolCall(_get(c, "name", str, cw),
+                              tuple(decode(x, f"{cw}.args") for x in _get(c, "args", list, cw)),
+                              decode(c.get("result"), f"{cw}.result"),
+                              _get(c, "error", str, cw, optional=True),
+                              float(_get(c, "duration_ms", _NUM, cw, optional=True) or 0)))
+    definitions = [Definition(_get(d, "name", str, f"{w}.definitions[{i}]"),
+                              _get(d, "doc", str, f"{w}.definitions[{i}]", optional=True),
+                              _get(d, "is_fn", bool, f"{w}.definitions[{i}]"))
+                   for i, d in enumerate(_get(t, "definitions", list, w))]
+    prints = _get(t, "prints", list, w)
+    for i, p in enumerate(prints):
+        if type(p) is not str:
+            raise _Bad(f"{w}.prints[{i}]: expected a string")
+    usage = _get(t, "usage", dict, w, optional=True)
+    signal = _get(t, "signal", str, w, optional=True)
+    if signal not in (None, "return", "fail"):
+        raise _Bad(f"{w}.signal: unknown signal {signal[:20]!r}")
+    return Turn(
+        number=_get(t, "number", int, w), raw_response=_get(t, "raw_response", str, w),
+        program=_get(t, "program", str, w, optional=True),
+        result=decode(t.get("result"), f"{w}.result"), error=_error(t.get("error"), w),
+        signal=signal, prints=tuple(prints), tool_calls=tuple(calls), memory=new_memory,
+        definitions=tuple(definitions), messages=tuple(sent),
+        usage=None if usage is None else Usage(
+            *(_get(usage, k, int, f"{w}.usage", optional=True)
+              for k in ("input_tokens", "output_tokens", "cached_tokens"))),
+        llm_ms=float(_get(t, "llm_ms", _NUM, w, optional=True) or 0),
+        run_ms=float(_get(t, "run_ms", _NUM, w, optional=True) or 0))
+
+
+def _error(e, w: str) -> PtcError | None:
+    if e is None:
+        return None
+    ew = f"{w}.error"
+    span = _get(e, "span", list, ew, optional=True)
+    if span is not None and (len(span) != 4 or any(type(x) is not int for x in span)):
+        raise _Bad(f"{ew}.span: expected [line, col, end_line, end_col]")
+    return PtcError(_get(e, "reason", str, ew), _get(e, "message", str, ew),
+                    Span(*span) if span else None, _get(e, "hint", str, ew, optional=True))

@@ -1,0 +1,56 @@
+"""Trace: a saved run — the agent, every turn in full, the outcome — ready to re-render."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.history import HistoryOpts, RenderContext, ToolInfo, Turn
+
+FORMAT = "ptc-trace"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """What the LLM was told and how the run was configured."""
+
+    mission: str
+    max_turns: int = 5
+    reference: str = ""
+    tools: tuple[ToolInfo, ...] = ()
+    data: Mapping = field(default_factory=dict)
+    history: HistoryOpts = field(default_factory=HistoryOpts)
+    llm: str = ""                       # e.g. "openai:gpt-4o-mini"; never a key
+    name: str = "agent"
+    description: str = ""               # one line, shown by the sample picker
+
+    def context(self) -> RenderContext:
+        return RenderContext(self.mission, self.max_turns, self.reference, self.tools, self.data)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the run ended: `status` is returned, failed, or running (saved mid-run)."""
+
+    status: str = "running"
+    return_value: object = None
+    fail_reason: str | None = None
+    fail_message: str | None = None
+
+
+@dataclass(frozen=True)
+class Trace:
+    agent: AgentInfo
+    turns: tuple[Turn, ...] = ()
+    outcome: Outcome = field(default_factory=Outcome)
+    engine_version: str = ""
+    created_at: str = ""                # ISO 8601; volatile
+
+    def context(self) -> RenderContext:
+        return self.agent.context()
+
+    @property
+    def replies(self) -> list[str]:
+        """The LLM's raw replies in order (what a ReplayLLM feeds back)."""
+        return [t.raw_response for t in self.turns]

