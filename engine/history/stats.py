@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class CallRef:
-    """The `index`-th (0-based) tool call, or println call, of turn `turn`."""
+class CallRef(NamedTuple):
+    """The `index`-th (0-based) tool call, or println call, of turn `turn`. A named tuple:
+    renders hash thousands of them."""
 
     turn: int
     index: int

@@ -13,11 +13,10 @@ definitions are sampled and which prints are shown; this module only does the ma
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from engine.history.types import type_of
-from engine.lisp.compare import KEY_BUDGET, equals, expanded_size
+from engine.lisp.compare import KEY_BUDGET, equals
 from engine.lisp.printer import print_str
 from engine.lisp.values import Map
 
@@ -47,27 +46,25 @@ def last_print_containing(needle: str | None, prints: Sequence[str]) -> int:
     return -1
 
 
-def _bucket(value) -> str:
-    """Values that may be `=` share a bucket: one for all numbers (`(= 1 1.0)`), else the type
-    label, which carries the size of a collection, so most unequal values are never compared."""
-    t = type(value)
-    if t is int or t is float:
-        return "number"
-    return type_of(value)
-
-
 def _comparable(value) -> bool:
     """Whether `value` is small enough to hash and compare in bounded time (the engine's own
-    bound for `=` and map keys); a flat collection is checked at C speed."""
-    t = type(value)
-    if t not in _COLLECTIONS:
+    bound for `=` and map keys). Counting stops at the bound, so a value that shares
+    structure (a vector of itself doubled sixty times) costs at most that many steps."""
+    if type(value) not in _COLLECTIONS:
         return True
-    if len(value) + 1 >= KEY_BUDGET:
-        return False
-    parts = (value.keys(), value.values()) if t is Map else (value,)
-    if all(_COLLECTIONS.isdisjoint(set(map(type, p))) for p in parts):
-        return True
-    return expanded_size(value, KEY_BUDGET) < KEY_BUDGET
+    budget = KEY_BUDGET
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        budget -= len(node) + 1
+        if budget <= 0:
+            return False
+        for part in (node.values() if type(node) is Map else node):
+            if type(part) in _COLLECTIONS:
+                stack.append(part)
+        if type(node) is Map:
+            stack.extend(k for k in node.keys() if type(k) in _COLLECTIONS)
+    return True
 
 
 class Equality:
@@ -87,7 +84,7 @@ class Equality:
         if entry is not None and entry[0] is value:
             return entry[1]
         try:
-            fp = (_bucket(value), hash(value)) if _comparable(value) else None
+            fp = (bucket(value), hash(value)) if _comparable(value) else None
         except Exception:      # unhashable or odd: identity is all we can tell
             fp = None
         self._prints[id(value)] = (value, fp)
@@ -98,43 +95,105 @@ class Equality:
         entry = self._pairs.get(key)
         if entry is not None and entry[0] is a and entry[1] is b:
             return entry[2]
-        try:
-            result = equals(a, b)
-        except Exception:
-            result = False
+        fa, fb = self.fingerprint(a), self.fingerprint(b)
+        if fa is not None and fb is not None:
+            # both already shown small enough to compare: skip `equals`' own size checks
+            result = fa == fb and (a is b or (type(a) is not bool and type(b) is not bool
+                                              and a == b))
+        else:
+            try:
+                result = equals(a, b)
+            except Exception:
+                result = False
         self._pairs[key] = (a, b, result)
         return result
 
 
+_UNKNOWN = object()
+
+
+def bucket(value) -> str:
+    """Values that may be `=` share a bucket: one for all numbers (`(= 1 1.0)`), else the type
+    label, which carries the size of a collection, so most unequal values are never compared."""
+    t = type(value)
+    if t is int or t is float:
+        return "number"
+    return type_of(value)
+
+
 class ValueIndex:
-    """A set of PTC values answering `value in index`: identity first, then `=` against the
-    values with the same fingerprint only (no scan of every value for every tool result).
-    Pass the `Equality` a strategy keeps so that later renders reuse its work."""
+    """A set of PTC values answering `value in index`: identity first, then, only among the
+    values in the same bucket (type and size), fingerprint and `=`; so no tool result is
+    compared with every value, and most are never hashed. Pass the `Equality` a strategy
+    keeps so that later renders reuse its work."""
 
     def __init__(self, values: Iterable = (), equality: Equality | None = None):
         self._equality = equality if equality is not None else Equality()
         self._ids: set[int] = set()
-        self._by_print: dict[tuple, list] = defaultdict(list)
-        self._keep: list = []      # the ids above stay valid while the values live
+        self._buckets: dict[str, list] = {}      # also keeps the ids above valid
         for v in values:
             self.add(v)
 
-    def add(self, value) -> None:
-        self._keep.append(value)
+    def add(self, value, value_bucket: str | None = None) -> None:
         self._ids.add(id(value))
-        fp = self._equality.fingerprint(value)
-        if fp is not None:
-            self._by_print[fp].append(value)
+        self._buckets.setdefault(value_bucket or bucket(value), []).append(value)
+
+    @property
+    def ids(self) -> set[int]:
+        """The ids of the very objects in the index."""
+        return self._ids
+
+    @property
+    def buckets(self) -> dict[str, list]:
+        return self._buckets
 
     def __contains__(self, value) -> bool:
         if id(value) in self._ids:
             return True
-        if not self._by_print:
+        candidates = self._buckets.get(bucket(value))
+        if not candidates:
             return False
-        fp = self._equality.fingerprint(value)
+        eq = self._equality
+        fp = eq.fingerprint(value)
         if fp is None:
             return False
-        return any(self._equality.equal(c, value) for c in self._by_print.get(fp, ()))
+        return any(eq.fingerprint(c) == fp and eq.equal(c, value) for c in candidates)
 
     def __bool__(self) -> bool:
-        return bool(self._keep)
+        return bool(self._ids)
+
+
+class ToolResults:
+    """The non-nil tool results of a run's successful turns, indexed by identity and
+    fingerprint as they are added, to tell which ones a request let the LLM see."""
+
+    def __init__(self, equality: Equality):
+        self._equality = equality
+        self._all: list[tuple] = []                  # (ref, result, print index or -1)
+        self._by_id: dict[int, list] = {}
+        self._by_print: dict[tuple, list] = {}
+
+    def add(self, ref, result, print_index: int) -> None:
+        """A call's result; `print_index` is the run-wide index of the last print of its
+        turn that contains the result's text, or -1."""
+        if result is None:
+            return
+        entry = (ref, result, print_index)
+        self._all.append(entry)
+        self._by_id.setdefault(id(result), []).append(entry)
+        fp = self._equality.fingerprint(result)
+        if fp is not None:
+            self._by_print.setdefault(fp, []).append(entry)
+
+    def unseen(self, sampled: Iterable, window: int) -> tuple:
+        """Refs of the results not shown by a print at index `window` or later and not held
+        by any of the `sampled` values: a lookup per sampled value, not a scan per result."""
+        eq = self._equality
+        seen: set = set()
+        for value in sampled:
+            seen.update(ref for ref, _, _ in self._by_id.get(id(value), ()))
+            fp = eq.fingerprint(value)
+            for ref, result, _ in self._by_print.get(fp, ()) if fp is not None else ():
+                if ref not in seen and eq.equal(result, value):
+                    seen.add(ref)
+        return tuple(ref for ref, _, at in self._all if at < window and ref not in seen)

@@ -58,10 +58,15 @@ class AnthropicMessages(HttpLLM):
         if not isinstance(content, list):
             raise MalformedReply("no content in the body")
         usage = mapping(data.get("usage"))
+        # Anthropic's input_tokens leave out cache reads and writes; OpenAI's prompt_tokens
+        # include them. Completion.input_tokens is the whole prompt for every provider.
+        parts = [count(usage.get(k)) for k in ("input_tokens", "cache_read_input_tokens",
+                                                "cache_creation_input_tokens")]
+        known = [n for n in parts if n is not None]
         return Completion(
             text="".join(block.get("text", "") for block in content
                          if isinstance(block, dict) and block.get("type") == "text"),
-            input_tokens=count(usage.get("input_tokens")),
+            input_tokens=sum(known) if parts[0] is not None else None,
             output_tokens=count(usage.get("output_tokens")),
             cached_tokens=count(usage.get("cache_read_input_tokens")),
             model=data.get("model") if isinstance(data.get("model"), str) else self.model,

@@ -10,7 +10,11 @@ from engine.llm.errors import LLMError
 
 @dataclass(frozen=True)
 class Completion:
-    """A reply's text with the usage the provider reported (None: not reported)."""
+    """A reply's text with the usage the provider reported (None: not reported).
+
+    `input_tokens` is the whole prompt, cached part included, whatever the provider;
+    `cached_tokens` is the part read from the provider's prompt cache.
+    """
 
     text: str
     input_tokens: int | None = None

@@ -69,8 +69,17 @@ def test_text_blocks_joined_and_usage(fake, connect):
     fake.queue(Reply(body=body))
     completion = connect(ANTHROPIC)([{"role": "user", "content": "go"}])
     assert completion.text == "(def x 1)\n(return x)"
-    assert (completion.input_tokens, completion.output_tokens, completion.cached_tokens) == (40, 9, 32)
+    # input_tokens counts the whole prompt: Anthropic reports cache reads apart
+    assert (completion.input_tokens, completion.output_tokens, completion.cached_tokens) == (72, 9, 32)
     assert (completion.model, completion.provider) == ("claude-test", "anthropic")
+
+
+def test_input_tokens_include_cache_writes_too(fake, connect):
+    body = anthropic_body("(return 1)", input=10, output=2, cached=0)
+    body["usage"]["cache_creation_input_tokens"] = 500
+    fake.queue(Reply(body=body))
+    completion = connect(ANTHROPIC)([{"role": "user", "content": "go"}])
+    assert (completion.input_tokens, completion.cached_tokens) == (510, 0)
 
 
 def test_missing_key_is_an_error():

@@ -29,8 +29,8 @@ from engine.history.stats import CallRef, RenderStats
 from engine.history.strategies import register
 from engine.history.turn import Turn
 from engine.history.types import type_of
-from engine.history.visibility import (Equality, ValueIndex, last_print_containing,
-                                       printed_text)
+from engine.history.visibility import (Equality, ToolResults, ValueIndex, bucket,
+                                       last_print_containing, printed_text)
 from engine.lisp import ToolCall
 from engine.lisp.values import is_fn
 
@@ -62,10 +62,14 @@ class Coalesced:
         self._last_failed = False
         self._calls: list[_Call] = []
         self._prints: list[tuple[CallRef, str]] = []
+        self._print_refs: list[CallRef] = []     # the refs of _prints and _calls, kept apart
+        self._call_refs: list[CallRef] = []      # so a render slices them at C speed
         self._defs: dict[str, _Def] = {}       # insertion order = order of first definition
         self._failed: list[tuple[int, str]] = []
         self._samples: dict[str, tuple[object, str | None]] = {}   # name -> (value, sample)
+        self._lines: dict[str, tuple] = {}     # name -> (value, (info, shown), line result)
         self._equality = Equality()
+        self._results = ToolResults(self._equality)
 
     # --- accumulating -------------------------------------------------------------------
 
@@ -80,12 +84,16 @@ class Coalesced:
         self._any_print = self._any_print or printed
         first_print = len(self._prints)
         self._prints += [(CallRef(turn.number, i), text) for i, text in enumerate(turn.prints)]
+        self._print_refs += [ref for ref, _ in self._prints[first_print:]]
         for i, call in enumerate(turn.tool_calls):
             seen_at = -1
             if printed:
                 seen_at = last_print_containing(printed_text(call.result), turn.prints)
-            self._calls.append(_Call(CallRef(turn.number, i), call, printed,
-                                     first_print + seen_at if seen_at >= 0 else -1))
+            entry = _Call(CallRef(turn.number, i), call, printed,
+                          first_print + seen_at if seen_at >= 0 else -1)
+            self._calls.append(entry)
+            self._call_refs.append(entry.ref)
+            self._results.add(entry.ref, call.result, entry.print_index)
         for d in turn.definitions:
             self._defs[d.name] = _Def(clean_doc(d.doc), printed)
 
@@ -117,10 +125,10 @@ class Coalesced:
 
     def _summary(self, memory: Mapping) -> tuple[str, RenderStats]:
         defs = [(name, memory[name], info) for name, info in self._defs.items() if name in memory]
-        current = ValueIndex((value for _, value, _ in defs), self._equality)
-        sampled = ValueIndex(equality=self._equality)
+        current = ValueIndex(equality=self._equality)
+        sampled: list = []
         omitted: list[str] = []
-        def_lines = self._definition_lines(defs, sampled, omitted)
+        def_lines = self._definition_lines(defs, current, sampled, omitted)
         call_lines, calls_dropped = self._call_lines(current)
         out_lines, prints_dropped, window = self._output_lines()
         stats = RenderStats(
@@ -128,7 +136,7 @@ class Coalesced:
             tool_calls_total=len(self._calls), tool_calls_dropped=calls_dropped,
             prints_total=len(self._prints), prints_dropped=prints_dropped,
             samples_omitted=tuple(omitted),
-            results_unseen=self._unseen(sampled, window))
+            results_unseen=self._results.unseen(sampled, window))
         return "\n".join(call_lines + def_lines + out_lines), stats
 
     def _samples_shown(self, info: _Def) -> bool:
@@ -146,24 +154,43 @@ class Coalesced:
         self._samples[name] = (value, text)
         return text
 
-    def _definition_lines(self, defs, sampled: ValueIndex, omitted: list[str]) -> list[str]:
-        """FMT-004..008: functions first, then values; one line per name, latest wins."""
+    def _definition_lines(self, defs, current: ValueIndex, sampled: list,
+                          omitted: list[str]) -> list[str]:
+        """FMT-004..008: functions first, then values; one line per name, latest wins.
+        Fills `current` with every value and `sampled` with those shown with a sample."""
         functions, values = [], []
         for name, value, info in defs:
-            doc = f' - "{info.doc}"' if info.doc else ""
-            if is_fn(value):
-                functions.append(f"; Function: {name}{doc}")
+            kind, line, sample_shown, fp = self._definition_line(name, value, info)
+            current.add(value, fp)
+            if kind == "fn":
+                functions.append(line)
                 continue
-            line = f"; Defined: {name}{doc} = {type_of(value)}"
-            sample = self._sample(name, value)
-            if sample is not None:
-                if self._samples_shown(info):
-                    line += f", sample: {sample}"
-                    sampled.add(value)
-                else:
-                    omitted.append(name)
+            if sample_shown:
+                sampled.append(value)
+            elif sample_shown is False:
+                omitted.append(name)
             values.append(line)
         return functions + values
+
+    def _definition_line(self, name: str, value, info: _Def):
+        """("fn" or "value", the line, whether its sample is shown (None when it has none),
+        the value's bucket). Cached while the name keeps the same value and docstring."""
+        shown = self._samples_shown(info)
+        cached = self._lines.get(name)
+        if cached is not None and cached[0] is value and cached[1] == (info, shown):
+            return cached[2]
+        doc = f' - "{info.doc}"' if info.doc else ""
+        fp = bucket(value)
+        if is_fn(value):
+            result = ("fn", f"; Function: {name}{doc}", None, fp)
+        else:
+            line = f"; Defined: {name}{doc} = {type_of(value)}"
+            sample = self._sample(name, value)
+            if sample is not None and shown:
+                line += f", sample: {sample}"
+            result = ("value", line, None if sample is None else shown, fp)
+        self._lines[name] = (value, (info, shown), result)
+        return result
 
     def _call_lines(self, current: ValueIndex) -> tuple[list[str], tuple[CallRef, ...]]:
         """FMT-001..003, TC-002..008: the last `tool_call_limit` calls, consecutive equal
@@ -172,7 +199,7 @@ class Coalesced:
             return ["; No tool calls made"], ()
         keep = min(self.opts.tool_call_limit, len(self._calls))
         cut = len(self._calls) - keep
-        dropped = tuple(c.ref for c in self._calls[:cut])
+        dropped = tuple(self._call_refs[:cut])
         lines: list[str] = []
         previous, count = None, 0
         for c in self._calls[cut:]:
@@ -207,20 +234,9 @@ class Coalesced:
         """TRN-006/010, FMT-009/010: the last `println_limit` println calls, as printed."""
         keep = min(self.opts.println_limit, len(self._prints))
         cut = len(self._prints) - keep
-        dropped = tuple(ref for ref, _ in self._prints[:cut])
+        dropped = tuple(self._print_refs[:cut])
         lines = ["; Output:"] + [text for _, text in self._prints[cut:]] if keep else []
         return lines, dropped, cut
-
-    def _unseen(self, sampled: ValueIndex, window: int) -> tuple[CallRef, ...]:
-        unseen = []
-        for c in self._calls:
-            result = c.call.result
-            if result is None or c.print_index >= window:
-                continue
-            if not sampled or result not in sampled:
-                unseen.append(c.ref)
-        return tuple(unseen)
-
 
 def _call_line(entry, count: int) -> str:
     _, text, result_type = entry

@@ -39,7 +39,7 @@ from engine.history.stats import CallRef, RenderStats
 from engine.history.strategies import register
 from engine.history.turn import Turn
 from engine.history.types import type_of
-from engine.history.visibility import ValueIndex, last_print_containing, printed_text
+from engine.history.visibility import Equality, ToolResults, last_print_containing, printed_text
 from engine.lisp import format_value
 from engine.lisp.values import is_fn
 
@@ -58,7 +58,7 @@ class Namespaced:
         self._last: Turn | None = None
         self._docs: dict[str, str | None] = {}        # latest docstring of each name, sanitised
         self._calls: list[tuple[CallRef, str]] = []    # successful turns' calls: ref, `name(args)`
-        self._seen_at: list[tuple[CallRef, object, int]] = []   # (ref, result, print index)
+        self._results = ToolResults(Equality())
         self._prints: list[tuple[CallRef, str]] = []
         self._failed: list[int] = []
         self._entries: dict[str, tuple] = {}            # name -> (value, doc, line, sample)
@@ -79,12 +79,12 @@ class Namespaced:
                                                               self.opts.args_printable_limit)))
             if call.result is not None:
                 at = last_print_containing(printed_text(call.result), turn.prints)
-                self._seen_at.append((ref, call.result, first_print + at if at >= 0 else -1))
+                self._results.add(ref, call.result, first_print + at if at >= 0 else -1)
 
     def render(self, memory: Mapping) -> tuple[list[dict], RenderStats]:
         if self.context.single_shot:
             return self._messages(self._head), RenderStats(self.name)
-        sampled = ValueIndex()
+        sampled: list = []
         prelude, omitted = self._prelude(memory, sampled)
         calls_cut = _cut(len(self._calls), self.opts.tool_call_limit)
         prints_cut = _cut(len(self._prints), self.opts.println_limit)
@@ -106,15 +106,14 @@ class Namespaced:
             failed_turns_shown=shown,
             failed_turns_collapsed=tuple(n for n in self._failed if n not in shown),
             samples_omitted=omitted,
-            results_unseen=tuple(ref for ref, result, at in self._seen_at
-                                 if at < prints_cut and result not in sampled))
+            results_unseen=self._results.unseen(sampled, prints_cut))
         return self._messages(parts), stats
 
     def _messages(self, parts) -> list[dict]:
         return [{"role": "system", "content": self.context.reference},
                 {"role": "user", "content": "\n\n".join(p for p in parts if p)}]
 
-    def _prelude(self, memory: Mapping, sampled: ValueIndex):
+    def _prelude(self, memory: Mapping, sampled: list):
         """The user/ section and the names whose sample it leaves out because something
         printed; every value shown with its sample goes into `sampled`."""
         printed = bool(self._prints)
@@ -129,7 +128,7 @@ class Namespaced:
                     omitted.append(name)
                 else:
                     line += f", sample: {sample}"
-                    sampled.add(value)
+                    sampled.append(value)
             values.append(line)
         if not functions and not values:
             return None, ()
