@@ -4,14 +4,27 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parent.parent
 
 
-def test_engine_imports_no_ui_libraries():
-    code = "import sys, engine.lisp; print(sorted(m for m in ('textual', 'rich') if m in sys.modules))"
+LAYERS = ["lisp", "history", "trace", "agent", "llm", "tokens"]
+# what each layer may import of the others (architecture: dependencies point one way)
+ALLOWED = {"lisp": set(), "history": {"lisp"}, "trace": {"lisp", "history"},
+           "agent": {"lisp", "history", "trace", "llm"}, "llm": set(), "tokens": set()}
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_engine_layers_import_only_downward_and_no_ui_library(layer):
+    code = (f"import sys, engine.{layer}; "
+            "print(' '.join(sorted({m.split('.')[1] for m in sys.modules "
+            "if m.startswith('engine.') and m.count('.') >= 1} | "
+            "{m for m in ('textual', 'rich') if m in sys.modules})))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
+    loaded = set(out.stdout.split()) - {layer}
+    assert loaded <= ALLOWED[layer], f"engine.{layer} loads {sorted(loaded - ALLOWED[layer])}"
 
 
 def test_ci_runs_the_readme_test_command():
