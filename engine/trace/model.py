@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.history import HistoryOpts, RenderContext, ToolInfo, Turn
 
@@ -49,6 +49,14 @@ class Trace:
 
     def context(self) -> RenderContext:
         return self.agent.context()
+
+    def pinned(self) -> "Trace":
+        """This trace with its volatile fields (docs/trace-format.md) set to fixed values:
+        timings zero, `engine_version` empty. Two recordings of the same run then match."""
+        turns = tuple(replace(t, llm_ms=0.0, run_ms=0.0,
+                              tool_calls=tuple(replace(c, duration_ms=0.0) for c in t.tool_calls))
+                      for t in self.turns)
+        return replace(self, turns=turns, engine_version="")
 
     @property
     def replies(self) -> list[str]:

@@ -1,0 +1,71 @@
+"""Agent files: a Python file that defines `agent` (a SubAgent) and, optionally, `replies`
+(the scripted LLM replies it is replayed with when no other LLM is given)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.agent import SubAgent
+from engine.llm import ScriptedLLM
+from engine.trace import Trace
+
+PINNED_CLOCK = "2026-01-01T00:00:00+00:00"
+
+
+class AgentFileError(Exception):
+    """An agent file that cannot be loaded; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class AgentFile:
+    path: Path
+    agent: SubAgent
+    replies: tuple[str, ...] | None
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    def scripted_llm(self) -> ScriptedLLM:
+        if self.replies is None:
+            raise AgentFileError(f"{self.path}: defines no `replies`; give an LLM with --llm")
+        return ScriptedLLM(list(self.replies), name=f"scripted:{self.path.name}")
+
+
+def load_agent_file(path) -> AgentFile:
+    """Run the Python file at `path` and take its `agent` and `replies`."""
+    path = Path(path)
+    if not path.is_file():
+        raise AgentFileError(f"{path}: no such file")
+    module_name = f"_ptc_agent_{path.stem}_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise AgentFileError(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # the user's file: report, never a traceback
+        raise AgentFileError(f"{path}: {type(e).__name__}: {e}") from None
+    finally:
+        sys.modules.pop(module_name, None)
+    agent = getattr(module, "agent", None)
+    if not isinstance(agent, SubAgent):
+        raise AgentFileError(f"{path}: defines no `agent = SubAgent(...)`")
+    replies = getattr(module, "replies", None)
+    if replies is not None and (not isinstance(replies, (list, tuple))
+                                or not all(isinstance(r, str) for r in replies)):
+        raise AgentFileError(f"{path}: `replies` must be a list of strings")
+    return AgentFile(path, agent, tuple(replies) if replies is not None else None)
+
+
+def record(agent_file: AgentFile) -> Trace:
+    """Run the agent on its scripted replies and return the trace with volatile fields
+    pinned (clock and timings), so the same file always gives the same trace."""
+    session = agent_file.agent.start(agent_file.scripted_llm())
+    while not session.done:
+        session.step()
+    return session.trace(created_at=PINNED_CLOCK).pinned()
