@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from immutables import Map
 
 from engine.lisp import Keyword, PtcError
-from engine.lisp.compare import expanded_size
+from engine.lisp.compare import expanded_size, key_order, map_items
 from engine.lisp.printer import pr_str
 from engine.lisp.values import FN_INFO, FnInfo, Regex, Symbol, Var, is_fn
 
@@ -47,11 +47,13 @@ def encode(value, depth: int = 0):
     if t is tuple or isinstance(value, list):
         return [encode(v, depth + 1) for v in value]
     if isinstance(value, Mapping):
-        if all(type(k) is str or type(k) is Keyword for k in value):
-            return {encode(k): encode(v, depth + 1) for k, v in value.items()}
-        return {"~map": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+        # canonical key order, so the same value always writes the same text
+        items = map_items(value) if type(value) is Map else list(value.items())
+        if all(type(k) is str or type(k) is Keyword for k, _ in items):
+            return {encode(k): encode(v, depth + 1) for k, v in items}
+        return {"~map": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in items]}
     if isinstance(value, (frozenset, set)):
-        return {"~set": [encode(v, depth + 1) for v in value]}
+        return {"~set": [encode(v, depth + 1) for v in sorted(value, key=key_order)]}
     if t is Var:
         return {"~var": value.name}
     if t is Regex:
