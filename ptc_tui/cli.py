@@ -1,13 +1,22 @@
-"""The `ptc-tui` command. Until the Textual app lands it runs PTC-Lisp programs headless:
-`ptc-tui` runs a bundled demo program, `ptc-tui lisp FILE` runs a program of yours."""
+"""The `ptc-tui` command line: headless views of traces (stats, render, validate, export,
+import), running agent files (run) and PTC-Lisp programs (lisp). Until the Textual app lands,
+`ptc-tui` with no command runs a bundled demo program."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
+from engine.llm import LLMError
 from engine.lisp import format_value, pr_str, run
+from engine.trace import TraceError
+from ptc_tui.agent_files import AgentFileError
+from ptc_tui.commands import COMMANDS
+from ptc_tui.commands.common import CommandError
+from ptc_tui.commands.output import Output, for_stdout
 
 DEMO_DATA = {"products": [
     {"name": "Laptop", "category": "electronics", "price": 999.0, "stock": 5},
@@ -51,24 +60,77 @@ def show_run(source: str, data=None, out=None) -> int:
     return 0
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="ptc-tui", description=__doc__)
-    sub = parser.add_subparsers(dest="command")
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and returns to `main` instead of exiting."""
+
+    def error(self, message):
+        raise CommandError(f"{message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ptc-tui", description=__doc__,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    for command in COMMANDS:
+        command.add_parser(sub)
     lisp = sub.add_parser("lisp", help="run a PTC-Lisp program from a file ('-' for stdin)")
     lisp.add_argument("file")
     lisp.add_argument("--data", help="a JSON file whose object is the program's data/")
-    args = parser.parse_args(argv)
+    lisp.set_defaults(func=_lisp)
+    return parser
+
+
+def _lisp(args, out) -> int:
+    source = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    data = None
+    if args.data:
+        try:
+            data = json.loads(Path(args.data).read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise CommandError(f"{args.data}: not valid JSON data: {e}") from None
+    return show_run(source, data)
+
+
+def main(argv=None, out: Output | None = None) -> int:
+    """Run one command; 0 on success, 1 when what was checked or run failed, 2 for a usage or
+    input error (reported as one line on stderr, never a traceback)."""
     try:
-        if args.command == "lisp":
-            source = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-            data = json.load(open(args.data, encoding="utf-8")) if args.data else None
-            return show_run(source, data)
-        print("PTC-Lisp demo program:\n")
-        print(DEMO_PROGRAM)
-        return show_run(DEMO_PROGRAM, DEMO_DATA)
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        print(f"ptc-tui: {e}", file=sys.stderr)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:              # --help
+            return e.code if isinstance(e.code, int) else 0
+        if args.command is None:
+            print("PTC-Lisp demo program:\n")
+            print(DEMO_PROGRAM)
+            return show_run(DEMO_PROGRAM, DEMO_DATA)
+        return args.func(args, out if out is not None else for_stdout())
+    except BrokenPipeError:                  # `ptc-tui stats T | head`: stop quietly
+        _silence_stdout()
+        return 1
+    except (CommandError, TraceError, AgentFileError, LLMError, ValueError, OSError) as e:
+        print(f"ptc-tui: {one_line(e)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("ptc-tui: interrupted", file=sys.stderr)
+        return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's exit flush does not fail on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def one_line(error: Exception) -> str:
+    """An error as one line: OSError with its file, others as their message."""
+    if isinstance(error, OSError) and error.filename is not None:
+        text = f"{error.filename}: {error.strerror or error}"
+    else:
+        text = str(error) or type(error).__name__
+    return " ".join(text.split())
 
 
 if __name__ == "__main__":

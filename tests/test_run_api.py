@@ -141,3 +141,13 @@ def test_prints_are_one_entry_per_call_and_cut_at_the_limit():
     r = run('(println "a" 1) (println) (print "x") (prn "q") (println (apply str (repeat 50 "z")))',
             limits={"print_chars": 10})
     assert r.prints == ["a 1", "", "x", '"q"', "z" * 10 + "..."]
+
+
+def test_error_text_names_the_place_once():
+    """The LLM reads str(error): a reader message that already says where is not repeated."""
+    from engine.lisp import run as run_program
+    assert str(run_program('(println "a"').error) == (
+        "parse_error: unbalanced parentheses: 1 unclosed '(' opened at 1:1 "
+        "(hint: add ) at the end of the form)")
+    assert str(run_program("(+ 1\n (foo))").error).startswith(
+        "unbound_var: undefined symbol: foo at 2:3")

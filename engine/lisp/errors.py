@@ -33,7 +33,8 @@ class PtcError(Exception):
         self.hint = hint
 
     def __str__(self) -> str:
-        where = f" at {self.span}" if self.span else ""
+        # a reader message may name the place already ("1 unclosed '(' opened at 2:1")
+        where = f" at {self.span}" if self.span and str(self.span) not in self.message else ""
         hint = f" (hint: {self.hint})" if self.hint else ""
         return f"{self.reason}: {self.message}{where}{hint}"
 

@@ -33,6 +33,11 @@ def save_trace(trace: Trace, path) -> None:
 def dumps_trace(trace: Trace) -> str:
     """The trace as JSON text; each distinct message is stored once (`messages`), and each
     turn lists the ones it was sent by index, so a 200-turn `full` run stays linear in size."""
+    return json.dumps(trace_to_json(trace), ensure_ascii=False, indent=1)
+
+
+def trace_to_json(trace: Trace) -> dict:
+    """The trace as the JSON-ready document `dumps_trace` writes (docs/trace-format.md)."""
     table: dict[tuple[str, str], int] = {}
     turns, previous = [], {}
     for turn in trace.turns:
@@ -54,7 +59,7 @@ def dumps_trace(trace: Trace) -> str:
         "messages": [{"role": r, "content": c} for r, c in table],
         "turns": turns,
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1)
+    return doc
 
 
 def _turn_json(turn: Turn, sent: list[int], previous) -> dict:
@@ -106,8 +111,13 @@ def load_trace(path) -> Trace:
 
 
 def loads_trace(text: str, name: str = "<trace>") -> Trace:
+    return trace_from_json(parse_json(text, name), name)
+
+
+def parse_json(text: str, name: str):
+    """`text` parsed as JSON; TraceError naming `name` for text that is not JSON."""
     try:
-        doc = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         if e.pos >= len(text.rstrip()):
             raise TraceError(f"{name}: the file ends in the middle of the JSON "
@@ -118,6 +128,10 @@ def loads_trace(text: str, name: str = "<trace>") -> Trace:
         raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
     except ValueError as e:      # e.g. an integer of thousands of digits
         raise TraceError(f"{name}: not a valid trace: {e}") from None
+
+
+def trace_from_json(doc, name: str = "<trace>") -> Trace:
+    """The trace in a parsed trace document; TraceError naming `name` and the bad field."""
     try:
         return _trace(doc)
     except (MalformedValue, _Bad) as e:

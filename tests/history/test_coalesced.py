@@ -9,7 +9,7 @@ from tests.history.build import NO_CODE, context, make_turns
 from tests.history.rendering import MISSION, TOOLS, coalesced, request
 
 BROKEN = "(def y (+ x 1)"
-PARSE_ERROR = ("Error: parse_error: unbalanced parentheses: 1 unclosed '(' opened at 1:1 at 1:1 "
+PARSE_ERROR = ("Error: parse_error: unbalanced parentheses: 1 unclosed '(' opened at 1:1 "
                "(hint: add ) at the end of the form)")
 NO_CODE_ERROR = ("Error: no_code: No valid PTC-Lisp code found in response. Please provide code "
                  "in a ```clojure or ```lisp code block, or as a raw s-expression starting with "

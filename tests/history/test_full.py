@@ -79,8 +79,8 @@ def test_output_cut_at_512_characters(prints, shown, dropped):
                  "first with (def name value), or use data/name for input data)\n"
                  "Turn 3 of 5 (3 remaining)", id="runtime-error"),
     pytest.param(["(def x 1)", "(def y (+ x 1)"],
-                 "Error: parse_error: unbalanced parentheses: 1 unclosed '(' opened at 1:1 at "
-                 "1:1 (hint: add ) at the end of the form)\nTurn 3 of 5 (3 remaining)",
+                 "Error: parse_error: unbalanced parentheses: 1 unclosed '(' opened at 1:1 "
+                 "(hint: add ) at the end of the form)\nTurn 3 of 5 (3 remaining)",
                  id="parse-error"),
     pytest.param(["(def x 1)", NO_CODE],
                  "Error: no_code: No valid PTC-Lisp code found in response. Please provide code "

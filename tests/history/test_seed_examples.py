@@ -145,7 +145,7 @@ def test_003_8_failed_turn_recovery():
         '; Tool calls:\n;   search-reviews("Electronics")\n'
         '; Defined: reviews = string, sample: "Customer Review Summary for Electronics"\n\n'
         "---\nYour previous attempt:\n```clojure\n(def broken (invalid syntax\n```\n\n"
-        "Error: parse_error: unbalanced parentheses: 2 unclosed '(' opened at 1:1 at 1:1 "
+        "Error: parse_error: unbalanced parentheses: 2 unclosed '(' opened at 1:1 "
         "(hint: add )) at the end of the form)\n---\n\n"
         "Turns left: 3")
 

@@ -1,0 +1,378 @@
+"""Traces as OpenTelemetry spans (OTLP/JSON `TracesData`) and back (docs/trace-format.md).
+
+The export follows the OpenTelemetry GenAI semantic conventions, so any OTLP viewer shows the
+run: an `invoke_agent` span for the run, a `chat` span per turn under it, an `execute_tool`
+span per tool call under its turn. PTC facts go under `ptc.*`; among them the trace-format
+JSON of the agent, the outcome, the message table and every turn, which is what `from_otlp`
+reads back, so an export loses nothing. Plain JSON dicts: no OpenTelemetry library needed.
+
+Everything in an export is derived from the trace (ids from a hash of its content, times from
+`created_at` and the turns' timings), so one trace always exports the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from datetime import datetime, timezone
+
+from engine.history import Turn
+from engine.trace.files import TraceError, parse_json, trace_from_json, trace_to_json
+from engine.trace.model import FORMAT, VERSION, Trace
+from engine.trace.values import encode
+
+SERVICE = "ptc-tui"
+# OTLP enum values, written as integers as OTLP/JSON requires
+KIND_INTERNAL, KIND_CLIENT = 1, 3
+STATUS_ERROR = 2
+
+INVOKE_AGENT, CHAT, EXECUTE_TOOL = "invoke_agent", "chat", "execute_tool"
+
+
+# --- export --------------------------------------------------------------------------------
+
+def dumps_otlp(trace: Trace) -> str:
+    """`to_otlp(trace)` as JSON text."""
+    return json.dumps(to_otlp(trace), ensure_ascii=False, indent=1)
+
+
+def to_otlp(trace: Trace) -> dict:
+    """The trace as an OTLP/JSON `TracesData` document: one resource, one scope, the spans."""
+    doc = trace_to_json(trace)
+    trace_id = _hex_id(doc, 32)
+    provider, model = llm_provider_model(trace.agent.llm)
+    llm_attrs = [_attr("gen_ai.provider.name", provider), _attr("gen_ai.request.model", model)]
+    tools = {t.name: t.description for t in trace.agent.tools}
+
+    # times: the run ends at `created_at` (when it was saved), each turn takes llm_ms + run_ms
+    total = sum(_ns(t.llm_ms) + _ns(t.run_ms) for t in trace.turns)
+    end = _epoch_ns(trace.created_at)
+    start = max(end - total, 0)
+    end = start + total
+
+    root_id = _span_id(trace_id, "run")
+    spans = [_span(trace_id, root_id, "", _name(INVOKE_AGENT, trace.agent.name), KIND_INTERNAL,
+                   start, end, _root_attrs(trace, doc, llm_attrs), _root_status(trace))]
+    cursor = start
+    for turn, turn_doc in zip(trace.turns, doc["turns"], strict=True):
+        chat_id = _span_id(trace_id, f"turn {turn.number}")
+        llm_end = cursor + _ns(turn.llm_ms)
+        turn_end = llm_end + _ns(turn.run_ms)
+        status = None if turn.error is None else \
+            {"code": STATUS_ERROR, "message": f"{turn.error.reason}: {turn.error.message}"}
+        spans.append(_span(trace_id, chat_id, root_id, _name(CHAT, model), KIND_CLIENT,
+                           cursor, turn_end, _chat_attrs(turn, turn_doc, llm_attrs), status))
+        tool_start = llm_end                # tools run while the program runs, one after another
+        for i, call in enumerate(turn.tool_calls):
+            tool_end = min(tool_start + _ns(call.duration_ms), max(turn_end, tool_start))
+            status = None if call.error is None else {"code": STATUS_ERROR, "message": call.error}
+            spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number} tool {i}"),
+                               chat_id, _name(EXECUTE_TOOL, call.name), KIND_INTERNAL,
+                               tool_start, tool_end,
+                               _tool_attrs(call, i, tools.get(call.name, "")), status))
+            tool_start = tool_end
+        cursor = turn_end
+
+    scope = {"name": SERVICE}
+    if trace.engine_version:
+        scope["version"] = trace.engine_version
+    return {"resourceSpans": [{
+        "resource": {"attributes": [_attr("service.name", SERVICE),
+                                    _attr("ptc.engine_version", trace.engine_version)]},
+        "scopeSpans": [{"scope": scope, "spans": spans}],
+    }]}
+
+
+def llm_provider_model(llm: str) -> tuple[str, str]:
+    """`openai:gpt-4o-mini` → ("openai", "gpt-4o-mini"); a name without a prefix is `_OTHER`."""
+    provider, sep, model = llm.partition(":")
+    if not sep or not provider:
+        return "_OTHER", llm
+    return provider, model
+
+
+def _root_attrs(trace: Trace, doc: dict, llm_attrs: list) -> list:
+    a, o = trace.agent, trace.outcome
+    attrs = [_attr("gen_ai.operation.name", INVOKE_AGENT), *llm_attrs,
+             _attr("gen_ai.agent.name", a.name)]
+    if a.description:
+        attrs.append(_attr("gen_ai.agent.description", a.description))
+    attrs += [_attr("ptc.llm", a.llm), _attr("ptc.max_turns", a.max_turns),
+              _attr("ptc.turn.count", len(trace.turns)),
+              _attr("ptc.strategy", a.history.strategy)]
+    attrs += [_attr(f"ptc.history.{k}", v) for k, v in asdict(a.history).items()
+              if k != "strategy" and v is not None]
+    attrs += [_attr("ptc.outcome.status", o.status),
+              _attr("ptc.outcome.return_value", _json(doc["outcome"]["return_value"]))]
+    if o.fail_reason is not None:
+        attrs += [_attr("error.type", o.fail_reason),
+                  _attr("ptc.outcome.fail.reason", o.fail_reason),
+                  _attr("ptc.outcome.fail.message", o.fail_message or "")]
+    # what from_otlp reads back: the trace-format JSON of everything but the turns
+    attrs += [_attr("ptc.format", FORMAT), _attr("ptc.format.version", VERSION),
+              _attr("ptc.created_at", trace.created_at),
+              _attr("ptc.agent", _json(doc["agent"])), _attr("ptc.outcome", _json(doc["outcome"])),
+              _attr("ptc.messages", _json(doc["messages"]))]
+    return attrs
+
+
+def _root_status(trace: Trace) -> dict | None:
+    o = trace.outcome
+    if o.status != "failed":
+        return None
+    return {"code": STATUS_ERROR, "message": f"{o.fail_reason}: {o.fail_message}"}
+
+
+def _chat_attrs(turn: Turn, turn_doc: dict, llm_attrs: list) -> list:
+    attrs = [_attr("gen_ai.operation.name", CHAT), *llm_attrs]
+    usage = turn.usage
+    if usage is not None:
+        for key, value in (("gen_ai.usage.input_tokens", usage.input_tokens),
+                           ("gen_ai.usage.output_tokens", usage.output_tokens),
+                           ("gen_ai.usage.cache_read.input_tokens", usage.cached_tokens)):
+            if value is not None:
+                attrs.append(_attr(key, value))
+    attrs += [
+        _attr("gen_ai.input.messages", _json(
+            [{"role": m["role"], "parts": [{"type": "text", "content": m["content"]}]}
+             for m in turn.messages])),
+        _attr("gen_ai.output.messages", _json(
+            [{"role": "assistant", "parts": [{"type": "text", "content": turn.raw_response}],
+              "finish_reason": "stop"}])),
+        _attr("ptc.turn.number", turn.number),
+    ]
+    if turn.program is not None:
+        attrs.append(_attr("ptc.program", turn.program))
+    attrs += [_attr("ptc.prints", list(turn.prints)),
+              _attr("ptc.result", _json(turn_doc["result"]))]
+    if turn.signal is not None:
+        attrs.append(_attr("ptc.signal", turn.signal))
+    if turn.error is not None:
+        attrs += [_attr("error.type", turn.error.reason),
+                  _attr("ptc.error.reason", turn.error.reason),
+                  _attr("ptc.error.message", turn.error.message)]
+        if turn.error.hint:
+            attrs.append(_attr("ptc.error.hint", turn.error.hint))
+    attrs.append(_attr("ptc.turn", _json(turn_doc)))      # what from_otlp reads back
+    return attrs
+
+
+def _tool_attrs(call, index: int, description: str) -> list:
+    attrs = [_attr("gen_ai.operation.name", EXECUTE_TOOL), _attr("gen_ai.tool.name", call.name),
+             _attr("gen_ai.tool.type", "function")]
+    if description:
+        attrs.append(_attr("gen_ai.tool.description", description))
+    attrs += [_attr("gen_ai.tool.call.arguments", _json([encode(a) for a in call.args])),
+              _attr("ptc.tool.index", index)]
+    if call.error is None:
+        attrs.append(_attr("gen_ai.tool.call.result", _json(encode(call.result))))
+    else:
+        attrs += [_attr("error.type", "tool_error"), _attr("ptc.tool.error", call.error)]
+    return attrs
+
+
+def _span(trace_id, span_id, parent_id, name, kind, start, end, attrs, status) -> dict:
+    span = {"traceId": trace_id, "spanId": span_id}
+    if parent_id:
+        span["parentSpanId"] = parent_id
+    span.update({"name": name, "kind": kind, "startTimeUnixNano": str(start),
+                 "endTimeUnixNano": str(end), "attributes": attrs})
+    if status is not None:
+        span["status"] = status
+    return span
+
+
+def _name(operation: str, subject: str) -> str:
+    return f"{operation} {subject}" if subject else operation
+
+
+def _attr(key: str, value) -> dict:
+    """One OTLP KeyValue: strings, booleans, integers (as strings), lists of strings."""
+    if type(value) is bool:
+        v = {"boolValue": value}
+    elif type(value) is int:
+        v = {"intValue": str(value)}
+    elif type(value) is float:
+        v = {"doubleValue": value}
+    elif type(value) is list:
+        v = {"arrayValue": {"values": [{"stringValue": s} for s in value]}}
+    else:
+        v = {"stringValue": str(value)}
+    return {"key": key, "value": v}
+
+
+def _json(data) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _hex_id(doc: dict, length: int) -> str:
+    text = _json(doc).encode("utf-8", "surrogatepass")
+    digest = hashlib.sha256(text).hexdigest()[:length]
+    return digest if digest.strip("0") else digest[:-1] + "1"      # all zeros is invalid
+
+
+def _span_id(trace_id: str, path: str) -> str:
+    digest = hashlib.sha256(f"{trace_id}/{path}".encode()).hexdigest()[:16]
+    return digest if digest.strip("0") else digest[:-1] + "1"
+
+
+def _ns(ms: float) -> int:
+    return max(round(ms * 1_000_000), 0)
+
+
+def _epoch_ns(iso: str) -> int:
+    """An ISO 8601 time as nanoseconds since the epoch (UTC if it has no offset); 0 if empty
+    or unreadable."""
+    try:
+        when = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return 0
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    delta = when - datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return max((delta.days * 86_400 + delta.seconds) * 10**9 + delta.microseconds * 1000, 0)
+
+
+# --- import --------------------------------------------------------------------------------
+
+def loads_otlp(text: str, name: str = "<otlp>") -> Trace:
+    """The trace in OTLP/JSON text written by `dumps_otlp`; TraceError naming `name`."""
+    return _from_otlp(parse_json(text, name), name)
+
+
+def from_otlp(doc: dict) -> Trace:
+    """The trace in an OTLP/JSON document written by `to_otlp`, rebuilt from its `ptc.*`
+    attributes; TraceError naming what is missing for any other document."""
+    return _from_otlp(doc, "<otlp>")
+
+
+class _NotOurs(Exception):
+    pass
+
+
+def _from_otlp(doc, name: str) -> Trace:
+    try:
+        spans = _spans(doc)
+        root = _root(spans)
+        trace_doc = _trace_doc(root, spans)
+    except _NotOurs as e:
+        raise TraceError(f"{name}: not an OTLP export of a ptc-tui trace: {e}") from None
+    return trace_from_json(trace_doc, name)
+
+
+def _spans(doc) -> list[tuple[dict, dict]]:
+    """Every span in the document with its attributes read, its resource's attributes
+    under them: [(span, {key: value})]."""
+    if type(doc) is not dict or type(doc.get("resourceSpans")) is not list:
+        raise _NotOurs('expected an object with "resourceSpans" at the top')
+    out = []
+    for i, rs in enumerate(doc["resourceSpans"]):
+        where = f"resourceSpans[{i}]"
+        resource = rs.get("resource", {}) if type(rs) is dict else None
+        if type(resource) is not dict:
+            raise _NotOurs(f"{where}.resource: expected an object")
+        shared = _attributes(resource, f"{where}.resource")
+        for j, ss in enumerate(_list(rs, "scopeSpans", where)):
+            for k, span in enumerate(_list(ss, "spans", f"{where}.scopeSpans[{j}]")):
+                w = f"{where}.scopeSpans[{j}].spans[{k}]"
+                if type(span) is not dict:
+                    raise _NotOurs(f"{w}: expected an object")
+                out.append((span, {**shared, **_attributes(span, w)}))
+    return out
+
+
+def _list(obj, key: str, where: str) -> list:
+    if type(obj) is not dict:
+        raise _NotOurs(f"{where}: expected an object")
+    value = obj.get(key, [])
+    if type(value) is not list:
+        raise _NotOurs(f"{where}.{key}: expected a list")
+    return value
+
+
+def _attributes(span: dict, where: str) -> dict:
+    attrs = {}
+    for i, kv in enumerate(_list(span, "attributes", where)):
+        if type(kv) is not dict or type(kv.get("key")) is not str \
+                or type(kv.get("value")) is not dict:
+            raise _NotOurs(f"{where}.attributes[{i}]: expected {{key, value}}")
+        attrs[kv["key"]] = _any_value(kv["value"])
+    return attrs
+
+
+def _any_value(v: dict):
+    if "stringValue" in v:
+        return v["stringValue"]
+    if "intValue" in v:         # int64 is a string in OTLP/JSON; accept a number too
+        try:
+            return int(v["intValue"])
+        except (TypeError, ValueError):
+            return None
+    if "boolValue" in v:
+        return v["boolValue"]
+    if "doubleValue" in v:
+        return v["doubleValue"]
+    if "arrayValue" in v and type(v["arrayValue"]) is dict:
+        values = v["arrayValue"].get("values", [])
+        return [_any_value(x) if type(x) is dict else None for x in values] \
+            if type(values) is list else None
+    return None
+
+
+def _root(spans) -> tuple[dict, dict]:
+    roots = [s for s in spans if s[1].get("gen_ai.operation.name") == INVOKE_AGENT]
+    if not roots:
+        raise _NotOurs('no span with "gen_ai.operation.name" = "invoke_agent"')
+    ours = [s for s in roots if "ptc.agent" in s[1]]
+    if not ours:
+        raise _NotOurs('the invoke_agent span has no "ptc.agent" attribute')
+    if len(ours) > 1:
+        raise _NotOurs(f"{len(ours)} invoke_agent spans with \"ptc.agent\"; expected one run")
+    return ours[0]
+
+
+def _trace_doc(root, spans) -> dict:
+    """The trace-format document the `ptc.*` attributes hold."""
+    span, attrs = root
+    root_id = span.get("spanId")
+    if type(root_id) is not str or not root_id:
+        raise _NotOurs('the invoke_agent span has no "spanId"')
+    doc = {"format": attrs.get("ptc.format"), "version": attrs.get("ptc.format.version"),
+           "engine_version": _string(attrs, "ptc.engine_version", "invoke_agent span", ""),
+           "created_at": _string(attrs, "ptc.created_at", "invoke_agent span", "")}
+    if doc["format"] != FORMAT:
+        raise _NotOurs(f'the invoke_agent span has no "ptc.format" = "{FORMAT}" attribute')
+    if type(doc["version"]) is not int:
+        raise _NotOurs('the invoke_agent span has no integer "ptc.format.version" attribute')
+    for key in ("agent", "outcome", "messages"):
+        doc[key] = _json_attr(attrs, f"ptc.{key}", "invoke_agent span")
+    turns = []
+    for s, a in spans:
+        if a.get("gen_ai.operation.name") != CHAT or s.get("parentSpanId") != root_id:
+            continue
+        number = a.get("ptc.turn.number")
+        where = f"chat span {s.get('name', '')!r}"
+        if type(number) is not int:
+            raise _NotOurs(f'{where} has no integer "ptc.turn.number" attribute')
+        turns.append((number, _json_attr(a, "ptc.turn", where)))
+    turns.sort(key=lambda t: t[0])
+    doc["turns"] = [t for _, t in turns]
+    return doc
+
+
+def _string(attrs: dict, key: str, where: str, default: str) -> str:
+    value = attrs.get(key, default)
+    if type(value) is not str:
+        raise _NotOurs(f'{where}: "{key}" is not a string')
+    return value
+
+
+def _json_attr(attrs: dict, key: str, where: str):
+    if key not in attrs:
+        raise _NotOurs(f'{where} has no "{key}" attribute')
+    text = _string(attrs, key, where, "")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise _NotOurs(f'{where}: "{key}" is not valid JSON') from None

@@ -1,0 +1,6 @@
+"""The command line's subcommands, one module each: `add_parser(sub)` registers its commands,
+each with `func(args, out) -> exit status`."""
+
+from ptc_tui.commands import export, render, run, stats, validate
+
+COMMANDS = (stats, render, run, validate, export)

@@ -1,0 +1,120 @@
+"""`ptc-tui run AGENT.py`: run an agent file headless, turn by turn, and save its trace.
+Without --llm the file's scripted `replies` drive it (no network, no API key)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+from engine.agent import Failure, llm_name, open_llm
+from engine.history import HistoryOpts, STRATEGIES, Turn
+from engine.lisp import format_value
+from engine.llm import LLMError
+from engine.trace import save_trace
+from ptc_tui.agent_files import load_agent_file
+from ptc_tui.commands.common import add_limit_options, overrides, whole_number
+from ptc_tui.commands.output import Output
+from ptc_tui.token_stats import strategy_order, turn_status
+
+PROGRAM_LINES = 3
+PRINTS_SHOWN = 5
+CUT = 120
+
+
+def compress_option(text: str):
+    """--compress: true, false or a strategy name."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if text not in STRATEGIES:
+        raise argparse.ArgumentTypeError(
+            f"expected true, false or a strategy ({', '.join(strategy_order())}), got {text!r}")
+    return text
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("run", help="run an agent file headless and save its trace",
+                       description=__doc__)
+    p.add_argument("agent", metavar="AGENT.py")
+    p.add_argument("--llm", metavar="SPEC", help="openai:MODEL, anthropic:MODEL, "
+                   "openrouter:MODEL, ollama:MODEL, scripted:FILE or replay:TRACE "
+                   "(default: the file's scripted replies)")
+    p.add_argument("--compress", type=compress_option, metavar="true|false|STRATEGY",
+                   help="history strategy (default: the agent's compress_history)")
+    add_limit_options(p)
+    p.add_argument("--max-turns", type=whole_number, metavar="N",
+                   help="turn budget (default: the agent's max_turns)")
+    p.add_argument("--save", metavar="TRACE", help="write the trace of the run here")
+    p.add_argument("--no-tui", action="store_true",
+                   help="run without the app (the only mode for now)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    agent_file = load_agent_file(args.agent)
+    agent = agent_file.agent
+    if args.max_turns is not None:
+        agent = dataclasses.replace(agent, max_turns=args.max_turns)
+    llm = open_llm(args.llm) if args.llm else agent_file.scripted_llm()
+    session = agent.start(llm, compress_history=history_option(agent.compress_history, args))
+    out.line(f"{agent_file.path}: {agent.name}, strategy {session.opts.strategy}, "
+             f"max {agent.max_turns} turns, LLM {llm_name(llm)}")
+    try:
+        while not session.done:
+            try:
+                show_turn(session.step(), out)
+            except LLMError as e:
+                session.finish(fail=Failure("llm_error", str(e)))
+    except KeyboardInterrupt:
+        out.line(f"interrupted after {len(session.turns)} turns")
+        save(session, args, out)
+        return 130
+    result = session.result
+    if result.fail is None:
+        out.line(f"returned: {format_value(result.return_value, 20, 200)[0]}")
+    else:
+        out.line(f"failed ({result.fail.reason}): {result.fail.message}")
+    save(session, args, out)
+    return 0 if result.fail is None else 1
+
+
+def history_option(own, args: argparse.Namespace):
+    """The agent's history option, or the command line's (None: leave the agent's as is)."""
+    changes = overrides(args)
+    if args.compress is None and not changes:
+        return None
+    base = HistoryOpts.from_option(args.compress if args.compress is not None else own)
+    return base.with_changes(**changes)
+
+
+def save(session, args: argparse.Namespace, out: Output) -> None:
+    if args.save:
+        save_trace(session.trace(), args.save)
+        out.line(f"saved {args.save}")
+
+
+def show_turn(turn: Turn, out: Output) -> None:
+    out.line(f"turn {turn.number}: {turn_status(turn)}")
+    if turn.program is None:
+        out.line(f"  reply: {cut(turn.raw_response)}")
+    else:
+        lines = turn.program.splitlines() or [""]
+        for i, line in enumerate(lines[:PROGRAM_LINES]):
+            out.line(("  program: " if i == 0 else "           ") + line)
+        if len(lines) > PROGRAM_LINES:
+            out.line(f"           ... ({len(lines) - PROGRAM_LINES} more lines)")
+    for call in turn.tool_calls:
+        outcome = f"error: {call.error}" if call.error else format_value(call.result, 3, 60)[0]
+        out.line(f"  tool call: {cut(call.call_text())} -> {cut(outcome)}")
+    for text in turn.prints[:PRINTS_SHOWN]:
+        out.line(f"  print: {cut(text)}")
+    if len(turn.prints) > PRINTS_SHOWN:
+        out.line(f"  ... ({len(turn.prints) - PRINTS_SHOWN} more prints)")
+    if turn.error is not None:
+        out.line(f"  error: {cut(str(turn.error))}")
+
+
+def cut(text: str) -> str:
+    """The first line of `text`, at most CUT characters, marked when something was left out."""
+    line = text.split("\n", 1)[0]
+    return line[:CUT] + (" ..." if len(line) > CUT or "\n" in text else "")

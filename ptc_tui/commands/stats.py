@@ -1,0 +1,71 @@
+"""`ptc-tui stats TRACE`: input tokens of every turn under each strategy, totals, savings, cost."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.trace import Trace, load_trace
+from ptc_tui.commands.common import (print_json, add_limit_options, overrides, percent, strategy_name,
+                                     tokens, usd)
+from ptc_tui.commands.output import Column, Output
+from ptc_tui.token_stats import TokenStats, stats_json, token_stats
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("stats", help="input tokens per turn under each history strategy",
+                       description=__doc__)
+    p.add_argument("trace", metavar="TRACE")
+    p.add_argument("--strategy", type=strategy_name, action="extend", nargs="+", metavar="S",
+                   help="strategies to count (default: all four)")
+    add_limit_options(p)
+    p.add_argument("--model", metavar="M",
+                   help="model whose tokenizer and price to use (default: the trace's LLM)")
+    p.add_argument("--json", action="store_true", help="one JSON document for machines")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    trace = load_trace(args.trace)
+    stats = token_stats(trace, args.strategy, overrides(args), args.model)
+    if args.json:
+        doc = {"trace": args.trace, "turns_count": len(trace.turns),
+               "outcome": trace.outcome.status,
+               "recorded_strategy": trace.agent.history.strategy, **stats_json(stats)}
+        print_json(doc, out)
+        return 0
+    show(args.trace, trace, stats, out)
+    return 0
+
+
+def show(name: str, trace: Trace, stats: TokenStats, out: Output) -> None:
+    opts = stats.opts
+    out.line(f"{name}: {trace.agent.name}, {len(trace.turns)} turns, {trace.outcome.status}")
+    out.line(f"recorded strategy: {trace.agent.history.strategy}; println_limit "
+             f"{opts.println_limit}, tool_call_limit {opts.tool_call_limit}, sample_rule "
+             f"{opts.sample_rule}, errors {opts.errors}")
+    enc = stats.encoding
+    model = stats.model or f"none (LLM {trace.agent.llm or 'unknown'}; --model M to price)"
+    out.line(f"model: {model}; encoding {enc.name}" + (f" ({enc.note})" if enc.note else ""))
+    out.line()
+    columns = [Column("turn", True), Column("status")]
+    columns += [Column(s, True) for s in stats.strategies]
+    if stats.has_reported:
+        columns.append(Column("reported", True))
+    rows = []
+    for t in stats.turns:
+        row = [str(t.number), t.status, *(tokens(t.tokens[s]) for s in stats.strategies)]
+        rows.append(row + ([tokens(t.reported)] if stats.has_reported else []))
+    footer = ["total", "", *(tokens(stats.total(s).tokens) for s in stats.strategies)]
+    if stats.has_reported:
+        footer.append(tokens(stats.reported_total))
+    out.table(columns, rows, footer)
+    out.line()
+    price = "" if stats.price is None else f" at ${stats.price.input:g}/M"
+    out.table([Column("strategy"), Column("input tokens", True), Column("saved vs full", True),
+               Column("saved %", True), Column("input cost" + price, True)],
+              [[t.strategy, tokens(t.tokens), tokens(t.saved), percent(t.saved_percent),
+                usd(t.cost)] for t in stats.totals])
+    if stats.has_reported:
+        out.line()
+        out.line("reported: input tokens the provider counted for the requests actually sent "
+                 f"({trace.agent.history.strategy}, as recorded)")

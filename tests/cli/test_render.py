@@ -1,0 +1,75 @@
+"""`ptc-tui render`: the exact messages of one turn's request, their tokens, what was dropped."""
+
+import json
+
+import pytest
+
+from engine.history import render
+from engine.tokens import TokenCounter, encoding_for_model
+from engine.trace import load_trace
+from sample_traces import trace_path
+from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
+
+
+def expected_request(trace, n, strategy, opts):
+    memory = trace.turns[n - 2].memory if n > 1 else {}
+    return render(strategy, trace.turns[:n - 1], memory, trace.context(), opts)
+
+
+@pytest.mark.parametrize("agent", SAMPLES, ids=SAMPLE_IDS)
+def test_recorded_strategy_shows_exactly_the_messages_sent(cli, agent):
+    path = trace_path(agent)
+    trace = load_trace(path)
+    for turn in trace.turns:
+        r = cli("render", path, "--turn", turn.number)
+        assert r.status == 0 and r.err == ""
+        counts = TokenCounter(encoding_for_model(None)).count_messages(turn.messages)
+        for message, count in zip(turn.messages, counts.per_message):
+            block = f"----- {message['role'].upper()} ({count:,} tokens) -----\n{message['content']}\n"
+            assert block in r.out
+        assert f"input tokens: {counts.total:,}" in r.out
+
+
+@pytest.mark.parametrize("strategy", ["full", "coalesced", "compaction", "namespaced"])
+def test_json_messages_equal_the_engine_render(cli, strategy):
+    trace = load_trace(PRODUCT_TRACE)
+    r = cli("render", PRODUCT_TRACE, "--turn", 3, "--strategy", strategy,
+            "--println-limit", 1, "--sample-rule", "global", "--errors", "unrecovered", "--json")
+    doc = json.loads(r.out)
+    opts = trace.agent.history.with_changes(println_limit=1, sample_rule="global",
+                                            errors="unrecovered")
+    messages, stats = expected_request(trace, 3, strategy, opts)
+    assert [{"role": m["role"], "content": m["content"]} for m in doc["messages"]] == messages
+    counts = TokenCounter(encoding_for_model(None)).count_messages(messages)
+    assert [m["tokens"] for m in doc["messages"]] == list(counts.per_message)
+    assert doc["input_tokens"] == counts.total and doc["strategy"] == strategy
+    assert [(p["turn"], p["index"]) for p in doc["dropped"]["prints"]] == \
+        [tuple(ref) for ref in stats.prints_dropped]
+
+
+def test_dropped_tool_calls_and_prints_are_listed(cli):
+    r = cli("render", PRODUCT_TRACE, "--turn", 3, "--strategy", "coalesced",
+            "--tool-call-limit", 0, "--println-limit", 1)
+    assert r.status == 0
+    dropped = r.out[r.out.index("\ndropped:"):]
+    assert "tool calls (tool_call_limit): 2" in dropped
+    assert "    turn 1: search-reviews(\"Electronics\")\n" in dropped
+    assert "    turn 1: get-inventory()\n" in dropped
+    assert "prints (println_limit): 3" in dropped
+    assert "    turn 1: Reviews: Customer Review Summary for Electronics: ...\n" in dropped
+    assert "definitions without samples:" in dropped
+
+
+def test_first_turn_drops_nothing(cli):
+    r = cli("render", PRODUCT_TRACE, "--turn", 1)
+    assert r.out.rstrip().endswith("dropped: nothing")
+
+
+def test_compared_with_full(cli):
+    doc = json.loads(cli("render", PRODUCT_TRACE, "--turn", 3, "--json").out)
+    full = json.loads(cli("render", PRODUCT_TRACE, "--turn", 3, "--strategy", "full",
+                          "--json").out)
+    assert doc["full_input_tokens"] == full["input_tokens"]
+    text = cli("render", PRODUCT_TRACE, "--turn", 3).out
+    diff = doc["input_tokens"] - full["input_tokens"]
+    assert f"({full['input_tokens']:,} under full, {diff:+,})" in text

@@ -1,0 +1,104 @@
+"""`ptc-tui stats`: per-turn input tokens per strategy, totals, savings, cost."""
+
+import dataclasses
+import json
+
+import pytest
+
+from engine.history import render_turns
+from engine.history.turn import Usage
+from engine.tokens import TokenCounter, cost, encoding_for_model, price_for
+from engine.trace import load_trace, save_trace
+from sample_traces import trace_path
+from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
+
+ALL = ["full", "coalesced", "compaction", "namespaced"]
+
+
+@pytest.mark.parametrize("agent", SAMPLES, ids=SAMPLE_IDS)
+def test_json_numbers_are_what_the_engine_computes(cli, agent):
+    path = trace_path(agent)
+    r = cli("stats", path, "--json", "--println-limit", "2")
+    assert r.status == 0 and r.err == ""
+    doc = json.loads(r.out)
+    trace = load_trace(path)
+    opts = trace.agent.history.with_changes(println_limit=2)
+    counter = TokenCounter(encoding_for_model(None))
+    expected = {s: [counter.count_messages(m).total
+                    for m, _ in render_turns(s, trace.turns, trace.context(), opts)] for s in ALL}
+    assert doc["strategies"] == ALL
+    assert [t["turn"] for t in doc["turns"]] == [t.number for t in trace.turns]
+    for s in ALL:
+        assert [t["input_tokens"][s] for t in doc["turns"]] == expected[s]
+        total = sum(expected[s])
+        assert doc["totals"][s]["input_tokens"] == total
+        assert doc["totals"][s]["saved_tokens"] == sum(expected["full"]) - total
+        assert doc["totals"][s]["cost_usd"] is None          # scripted: no model, no price
+    assert doc["options"]["println_limit"] == 2
+    assert doc["encoding"]["name"] == "cl100k_base"
+
+
+@pytest.mark.parametrize("agent", SAMPLES, ids=SAMPLE_IDS)
+def test_plain_table_has_a_row_per_turn_and_every_strategy(cli, agent):
+    r = cli("stats", trace_path(agent))
+    assert r.status == 0
+    lines = r.out.splitlines()
+    header = next(line for line in lines if line.split()[:2] == ["turn", "status"])
+    assert header.split()[2:] == ALL
+    trace = load_trace(trace_path(agent))
+    for turn in trace.turns:
+        assert any(line.split()[:1] == [str(turn.number)] for line in lines)
+    assert any(line.startswith("total") for line in lines)
+    assert "unknown" in r.out and "$" not in r.out        # no price: never $0
+    assert "\x1b" not in r.out                              # not a terminal: no styling
+
+
+def test_product_search_totals_and_savings_line(cli):
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--json").out)
+    out = cli("stats", PRODUCT_TRACE).out
+    row = next(line for line in out.splitlines() if line.startswith("coalesced "))
+    t = doc["totals"]["coalesced"]
+    assert row.split() == ["coalesced", f"{t['input_tokens']:,}", f"{t['saved_tokens']:,}",
+                           f"{t['saved_percent']:.1f}%", "unknown"]
+
+
+def test_strategy_subset_and_model_price(cli):
+    r = cli("stats", PRODUCT_TRACE, "--strategy", "coalesced", "--strategy", "namespaced",
+            "--model", "gpt-4o-mini", "--json")
+    doc = json.loads(r.out)
+    assert doc["strategies"] == ["coalesced", "namespaced"]
+    assert set(doc["turns"][0]["input_tokens"]) == {"coalesced", "namespaced"}
+    full = doc["full_input_tokens"]
+    assert doc["totals"]["coalesced"]["saved_tokens"] == full - doc["totals"]["coalesced"]["input_tokens"]
+    price = price_for("gpt-4o-mini")
+    assert doc["totals"]["coalesced"]["cost_usd"] == cost(price, doc["totals"]["coalesced"]["input_tokens"])
+    assert doc["model"] == "gpt-4o-mini" and doc["price"]["input_per_million"] == price.input
+    assert doc["encoding"]["wanted"] == "o200k_base"
+    plain = cli("stats", PRODUCT_TRACE, "--strategy", "coalesced", "--model", "gpt-4o-mini").out
+    assert "$0.000" in plain and "model: gpt-4o-mini" in plain
+
+
+def test_unpriced_model_shows_unknown_cost(cli):
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--model", "no-such-model-9", "--json").out)
+    assert all(t["cost_usd"] is None for t in doc["totals"].values())
+    assert doc["price"] is None
+
+
+def test_reported_usage_is_shown_beside_the_estimate(cli, tmp_path):
+    trace = load_trace(PRODUCT_TRACE)
+    reported = [1000 + t.number for t in trace.turns]
+    turns = tuple(dataclasses.replace(t, usage=Usage(n, 50, None))
+                  for t, n in zip(trace.turns, reported))
+    path = tmp_path / "reported.json"
+    save_trace(dataclasses.replace(trace, turns=turns), path)
+    doc = json.loads(cli("stats", path, "--json").out)
+    assert [t["reported_input_tokens"] for t in doc["turns"]] == reported
+    assert doc["reported_input_tokens"] == sum(reported)
+    out = cli("stats", path).out
+    assert "reported" in out.splitlines()[4] and f"{sum(reported):,}" in out
+
+
+def test_sample_without_usage_has_no_reported_column(cli):
+    out = cli("stats", PRODUCT_TRACE).out
+    assert "reported" not in out
+    assert json.loads(cli("stats", PRODUCT_TRACE, "--json").out)["reported_input_tokens"] is None

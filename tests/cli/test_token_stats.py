@@ -1,0 +1,79 @@
+"""The token view-model the `stats` command and the app share (no Rich, no Textual)."""
+
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from engine.history import Turn
+from engine.lisp import PtcError
+from engine.tokens import TokenCounter, encoding_for_model
+from engine.trace import load_trace
+from ptc_tui.token_stats import check_strategies, token_stats, trace_model, turn_status
+from tests.cli.conftest import PRODUCT_TRACE
+
+
+@pytest.mark.parametrize("turn, status", [
+    (Turn(1, "", "(+ 1 2)"), "ok"),
+    (Turn(1, "", None, error=PtcError("no_code", "no code")), "no code"),
+    (Turn(1, "", "(foo)", error=PtcError("unbound_var", "foo")), "error"),
+    (Turn(1, "", "(return 1)", signal="return"), "return"),
+    (Turn(1, "", "(fail 1)", signal="fail"), "fail"),
+])
+def test_turn_status(turn, status):
+    assert turn_status(turn) == status
+
+
+@pytest.mark.parametrize("llm, model", [
+    ("openai:gpt-4o-mini", "openai:gpt-4o-mini"), ("anthropic:claude-sonnet-4", "anthropic:claude-sonnet-4"),
+    ("scripted:replies.json", None), ("replay:run.json", None), ("", None), ("my_llm", None),
+])
+def test_trace_model(llm, model):
+    trace = load_trace(PRODUCT_TRACE)
+    trace = dataclasses.replace(trace, agent=dataclasses.replace(trace.agent, llm=llm))
+    assert trace_model(trace) == model
+
+
+def test_savings_against_full_even_when_full_is_not_asked_for():
+    stats = token_stats(load_trace(PRODUCT_TRACE), ["namespaced"])
+    assert stats.strategies == ("namespaced",)
+    total = stats.total("namespaced")
+    assert total.saved == stats.baseline_tokens - total.tokens
+    assert total.saved_percent == pytest.approx(100 * total.saved / stats.baseline_tokens)
+    assert total.cost is None and stats.price is None
+
+
+def test_an_empty_trace_has_no_percent():
+    trace = dataclasses.replace(load_trace(PRODUCT_TRACE), turns=())
+    stats = token_stats(trace)
+    assert stats.turns == () and stats.baseline_tokens == 0
+    assert all(t.saved_percent is None for t in stats.totals)
+    assert stats.reported_total is None and not stats.has_reported
+
+
+def test_a_shared_counter_is_reused():
+    counter = TokenCounter(encoding_for_model("gpt-4o"))
+    first = token_stats(load_trace(PRODUCT_TRACE), counter=counter)
+    assert first.encoding is counter.encoding
+    assert token_stats(load_trace(PRODUCT_TRACE), counter=counter) == first
+
+
+def test_overrides_apply_to_every_strategy():
+    trace = load_trace(PRODUCT_TRACE)
+    stats = token_stats(trace, overrides={"println_limit": 0, "tool_call_limit": None})
+    assert stats.opts.println_limit == 0
+    assert stats.opts.tool_call_limit == trace.agent.history.tool_call_limit
+    assert stats.total("coalesced").tokens < token_stats(trace).total("coalesced").tokens
+
+
+def test_unknown_strategy_is_refused():
+    with pytest.raises(ValueError, match="unknown history strategy 'bogus'"):
+        check_strategies(["full", "bogus"])
+    assert check_strategies(["coalesced", "coalesced"]) == ("coalesced",)
+
+
+def test_view_model_imports_no_ui_library():
+    code = "import sys, ptc_tui.token_stats; print('rich' in sys.modules, 'textual' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "False"], out.stderr
