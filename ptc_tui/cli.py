@@ -1,6 +1,6 @@
 """The `ptc-tui` command line: headless views of traces (stats, render, validate, export,
 import), running agent files (run) and PTC-Lisp programs (lisp). Until the Textual app lands,
-`ptc-tui` with no command runs a bundled demo program."""
+`ptc-tui` with no command runs the bundled demo agent headless."""
 
 from __future__ import annotations
 
@@ -17,24 +17,9 @@ from ptc_tui.agent_files import AgentFileError
 from ptc_tui.commands import COMMANDS
 from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.output import Output, for_stdout
+from sample_traces import HERE as SAMPLES
 
-DEMO_DATA = {"products": [
-    {"name": "Laptop", "category": "electronics", "price": 999.0, "stock": 5},
-    {"name": "Phone", "category": "electronics", "price": 599.0, "stock": 0},
-    {"name": "Desk", "category": "furniture", "price": 250.0, "stock": 12},
-    {"name": "Headphones", "category": "electronics", "price": 199.0, "stock": 8},
-]}
-
-DEMO_PROGRAM = """\
-(def in-stock (->> data/products
-                   (filter #(= (:category %) "electronics"))
-                   (filter #(pos? (:stock %)))))
-(println "electronics in stock:" (count in-stock))
-(doseq [{:keys [name price]} (sort-by :price in-stock)]
-  (println (format "%-12s %8.2f" name price)))
-(return (mapv :name in-stock))
-"""
-
+DEMO_AGENT = SAMPLES / "product_search.py"
 
 def show_run(source: str, data=None, out=None) -> int:
     """Run a program and report it; 0 when it ran without error."""
@@ -100,9 +85,9 @@ def main(argv=None, out: Output | None = None) -> int:
         except SystemExit as e:              # --help
             return e.code if isinstance(e.code, int) else 0
         if args.command is None:
-            print("PTC-Lisp demo program:\n")
-            print(DEMO_PROGRAM)
-            return show_run(DEMO_PROGRAM, DEMO_DATA)
+            print(f"Bundled demo: the agent in {DEMO_AGENT.name}, run on its scripted replies "
+                  f"(no key, no network).\n")
+            return main(["run", str(DEMO_AGENT)], out)
         return args.func(args, out if out is not None else for_stdout())
     except BrokenPipeError:                  # `ptc-tui stats T | head`: stop quietly
         _silence_stdout()
