@@ -138,15 +138,6 @@ class ValueIndex:
         self._ids.add(id(value))
         self._buckets.setdefault(value_bucket or bucket(value), []).append(value)
 
-    @property
-    def ids(self) -> set[int]:
-        """The ids of the very objects in the index."""
-        return self._ids
-
-    @property
-    def buckets(self) -> dict[str, list]:
-        return self._buckets
-
     def __contains__(self, value) -> bool:
         if id(value) in self._ids:
             return True
@@ -158,9 +149,6 @@ class ValueIndex:
         if fp is None:
             return False
         return any(eq.fingerprint(c) == fp and eq.equal(c, value) for c in candidates)
-
-    def __bool__(self) -> bool:
-        return bool(self._ids)
 
 
 class ToolResults:
