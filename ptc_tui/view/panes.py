@@ -1,0 +1,115 @@
+"""The three panes of one turn: the program and what it did, what the LLM saw, the memory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.history import HistoryOpts, Turn, type_of
+from engine.history.samples import sample_text
+from engine.lisp import PtcError, format_value
+from ptc_tui.view.dropped import Dropped
+
+# The program pane shows what the program did, not what the LLM saw: wider cuts than a sample.
+PANE_ITEMS = 10
+PANE_CHARS = 200
+
+
+def value_text(value) -> str:
+    return format_value(value, PANE_ITEMS, PANE_CHARS)[0]
+
+
+@dataclass(frozen=True)
+class ErrorView:
+    reason: str
+    message: str
+    hint: str | None
+    line: int | None          # where to mark the program: 1-based, end exclusive
+    col: int | None
+    end_line: int | None
+    end_col: int | None
+    text: str                 # as the LLM read it: `reason: message at 2:1 (hint: ...)`
+
+
+@dataclass(frozen=True)
+class ToolCallView:
+    name: str
+    call: str                 # `search("x" 5)`
+    result: str | None        # None when the call failed
+    error: str | None
+    duration_ms: float
+
+
+@dataclass(frozen=True)
+class ProgramPane:
+    program: str | None
+    error: ErrorView | None
+    prints: tuple[str, ...]
+    tool_calls: tuple[ToolCallView, ...]
+    result: str | None        # None when the program failed or had no code
+    signal: str | None
+
+
+@dataclass(frozen=True)
+class MessageView:
+    role: str
+    content: str
+    tokens: int
+
+
+@dataclass(frozen=True)
+class MessagePane:
+    messages: tuple[MessageView, ...]
+    tokens: int               # the whole request, chat overhead included
+    full_tokens: int          # the same request under `full`
+    dropped: tuple[Dropped, ...]
+
+    @property
+    def difference(self) -> int:
+        """Tokens this strategy saved against `full` (negative: it cost more)."""
+        return self.full_tokens - self.tokens
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    name: str
+    type: str
+    sample: str | None
+    doc: str | None
+    defined_in: int | None    # the turn that last defined it (None: never seen defined)
+    changed: bool             # defined or redefined in this turn
+
+
+def error_view(error: PtcError | None) -> ErrorView | None:
+    if error is None:
+        return None
+    span = error.span
+    return ErrorView(error.reason, error.message, error.hint,
+                     *((span.line, span.col, span.end_line, span.end_col) if span else (None,) * 4),
+                     str(error))
+
+
+def program_pane(turn: Turn, opts: HistoryOpts) -> ProgramPane:
+    calls = tuple(ToolCallView(c.name, c.call_text(opts.args_limit, opts.args_printable_limit),
+                               None if c.error is not None else value_text(c.result),
+                               c.error, c.duration_ms) for c in turn.tool_calls)
+    ran = turn.program is not None and turn.error is None
+    return ProgramPane(turn.program, error_view(turn.error), tuple(turn.prints), calls,
+                       value_text(turn.result) if ran else None, turn.signal)
+
+
+def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts) -> tuple[MemoryRow, ...]:
+    """The memory after turn `number`; a failed turn's definitions were rolled back, so only
+    turns without an error count as defining a name."""
+    last: dict[str, tuple[int, str | None]] = {}
+    for n in sorted(k for k in turns if k <= number):
+        if turns[n].error is None:
+            for d in turns[n].definitions:
+                last[d.name] = (n, d.doc)
+    rows = []
+    for name, value in turns[number].memory.items():
+        defined_in, doc = last.get(name, (None, None))
+        rows.append(MemoryRow(name, type_of(value),
+                              sample_text(value, opts.sample_limit, opts.sample_printable_limit),
+                              doc, defined_in, defined_in == number))
+    return tuple(rows)

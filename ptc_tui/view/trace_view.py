@@ -1,0 +1,206 @@
+"""TraceView: one loaded trace seen under one strategy and set of options — the turn list,
+the header, the panes of a turn, navigation, search and diffs, all plain data."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+
+from engine.history import HistoryOpts, Turn
+from engine.lisp import Keyword
+from engine.trace import Trace
+from ptc_tui.token_stats import BASELINE, turn_status
+from ptc_tui.view.dropped import dropped_items
+from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane, memory_rows,
+                                program_pane)
+from ptc_tui.view.renders import Renders, Rendering
+
+FAILED = ("error", "fail", "no_code")
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    number: int
+    status: str               # ok, error, return, fail, no_code
+    tokens: int               # input tokens under the current strategy
+    full_tokens: int          # under `full`
+
+
+@dataclass(frozen=True)
+class TurnView:
+    number: int
+    status: str
+    program: ProgramPane
+    messages: MessagePane
+    memory: tuple[MemoryRow, ...]
+
+
+@dataclass(frozen=True)
+class Header:
+    mission: str              # first line
+    mission_full: str
+    llm: str
+    outcome: str              # returned / failed: reason / out of turns / running
+    strategy: str
+    limits: tuple[tuple[str, object], ...]
+    tokens: int
+    full_tokens: int
+    saved: int
+    saved_percent: float | None
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    turn: int
+    where: str                # "program", "prints" or "messages"
+    line: str
+    line_no: int              # 1-based within the program, the prints or the message
+
+
+@dataclass(frozen=True)
+class TraceView:
+    trace: Trace
+    opts: HistoryOpts
+    renders: Renders = field(compare=False, repr=False)
+
+    @classmethod
+    def of(cls, trace: Trace, opts: HistoryOpts | None = None,
+           renders: Renders | None = None) -> "TraceView":
+        """A view of `trace` under `opts` (default: the options it was recorded with)."""
+        return cls(trace, opts or trace.agent.history,
+                   renders if renders is not None else Renders(trace))
+
+    # --- options --------------------------------------------------------------------------
+    def with_options(self, **changes) -> "TraceView":
+        return TraceView(self.trace, self.opts.with_changes(**changes), self.renders)
+
+    def with_strategy(self, name: str) -> "TraceView":
+        return self.with_options(strategy=name)
+
+    @property
+    def strategy(self) -> str:
+        return self.opts.strategy
+
+    @property
+    def rendering(self) -> Rendering:
+        return self.renders.get(self.opts)
+
+    @property
+    def full_rendering(self) -> Rendering:
+        return self.renders.get(self.opts.with_changes(strategy=BASELINE))
+
+    # --- turns ----------------------------------------------------------------------------
+    @cached_property
+    def turns(self) -> dict[int, Turn]:
+        return {t.number: t for t in self.trace.turns}
+
+    def _index(self, number: int) -> int:
+        for i, t in enumerate(self.trace.turns):
+            if t.number == number:
+                return i
+        raise KeyError(f"no turn {number}")
+
+    def rows(self) -> tuple[TurnRow, ...]:
+        counts, full = self.rendering.counts, self.full_rendering.counts
+        return tuple(TurnRow(t.number, status(t), counts[i].total, full[i].total)
+                     for i, t in enumerate(self.trace.turns))
+
+    def turn(self, number: int) -> TurnView:
+        i = self._index(number)
+        t = self.trace.turns[i]
+        messages, stats = self.rendering.requests[i]
+        counts = self.rendering.counts[i]
+        pane = MessagePane(
+            tuple(MessageView(m["role"], m.get("content") or "", n)
+                  for m, n in zip(messages, counts.per_message)),
+            counts.total, self.full_rendering.counts[i].total,
+            dropped_items(stats, self.turns, self.opts))
+        return TurnView(number, status(t), program_pane(t, self.opts), pane,
+                        memory_rows(self.turns, number, self.opts))
+
+    def header(self) -> Header:
+        mission = self.trace.agent.mission.strip()
+        tokens, full = self.rendering.total, self.full_rendering.total
+        limits = tuple((f.name, getattr(self.opts, f.name)) for f in fields(self.opts)
+                       if f.name != "strategy")
+        return Header(mission.splitlines()[0] if mission else "", mission, self.trace.agent.llm,
+                      outcome_text(self.trace), self.strategy, limits, tokens, full,
+                      full - tokens, 100.0 * (full - tokens) / full if full else None)
+
+    # --- navigation, search, diffs ----------------------------------------------------------
+    def failed_turns(self) -> tuple[int, ...]:
+        return tuple(t.number for t in self.trace.turns if status(t) in FAILED)
+
+    def next_failed(self, number: int) -> int | None:
+        return next((n for n in self.failed_turns() if n > number), None)
+
+    def previous_failed(self, number: int) -> int | None:
+        return next((n for n in reversed(self.failed_turns()) if n < number), None)
+
+    def last_user_message(self, number: int) -> str:
+        """The last USER message of turn `number`'s request: what is new to the LLM."""
+        messages, _ = self.rendering.requests[self._index(number)]
+        return next((m.get("content") or "" for m in reversed(messages) if m["role"] == "user"), "")
+
+    def search(self, text: str) -> list[SearchHit]:
+        """Case-insensitive hits in programs, prints and each turn's last USER message (the
+        system prompt and older history repeat in every request, so they are not searched)."""
+        needle = text.casefold()
+        if not needle:
+            return []
+        hits = []
+        for t in self.trace.turns:
+            sources = (("program", t.program or ""), ("prints", "\n".join(t.prints)),
+                       ("messages", self.last_user_message(t.number)))
+            for where, body in sources:
+                hits += [SearchHit(t.number, where, line, i)
+                         for i, line in enumerate(body.splitlines(), 1) if needle in line.casefold()]
+        return hits
+
+    def program_diff(self, number: int) -> tuple[str, ...]:
+        """Unified diff of turn `number`'s program against the previous turn's."""
+        i = self._index(number)
+        before = self.trace.turns[i - 1].program or "" if i else ""
+        return _diff(before, self.trace.turns[i].program or "", f"turn {number - 1}",
+                     f"turn {number}")
+
+    def message_diff(self, number: int) -> tuple[str, ...]:
+        """Unified diff of turn `number`'s last USER message against the previous turn's."""
+        i = self._index(number)
+        before = self.last_user_message(self.trace.turns[i - 1].number) if i else ""
+        return _diff(before, self.last_user_message(number), f"turn {number - 1}",
+                     f"turn {number}")
+
+
+def status(turn: Turn) -> str:
+    """ok, error, return, fail or no_code (the `stats` command's word, as an identifier)."""
+    return turn_status(turn).replace(" ", "_")
+
+
+def outcome_text(trace: Trace) -> str:
+    o = trace.outcome
+    if o.status == "returned":
+        return "returned"
+    if o.status == "failed":
+        if o.fail_reason == "max_turns_exceeded":
+            return "out of turns"
+        # a program's `(fail {:reason "not-found" ...})` names its own reason
+        reason = _value_reason(o.return_value) if o.fail_reason == "failed" else None
+        reason = reason or o.fail_reason
+        return f"failed: {reason}" if reason else "failed"
+    return o.status
+
+
+def _value_reason(value) -> str | None:
+    if isinstance(value, Mapping):
+        reason = value.get(Keyword("reason"))
+        if isinstance(reason, (str, Keyword)):
+            return reason if isinstance(reason, str) else reason.name
+    return None
+
+
+def _diff(before: str, after: str, old: str, new: str) -> tuple[str, ...]:
+    return tuple(difflib.unified_diff(before.splitlines(), after.splitlines(), old, new,
+                                      lineterm=""))

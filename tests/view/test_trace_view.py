@@ -1,0 +1,103 @@
+"""TraceView: turn rows, options and strategies, the shared render cache, the header."""
+
+import pytest
+
+from engine.tokens import TokenCounter
+from ptc_tui.token_stats import token_stats
+from ptc_tui.view import Renders, TraceView
+
+
+def test_rows_follow_the_trace(view):
+    v = view("error_recovery")
+    rows = v.rows()
+    assert [r.number for r in rows] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [r.status for r in rows] == ["error", "ok", "error", "ok", "error", "ok", "no_code",
+                                        "return"]
+
+
+def test_fail_status(view):
+    assert [r.status for r in view("fail_not_found").rows()] == ["ok", "ok", "fail"]
+
+
+@pytest.mark.parametrize("name", ["error_recovery", "strategy_comparison", "long_exploration"])
+def test_row_tokens_are_the_stats_commands_numbers(view, name):
+    v = view(name)
+    stats = token_stats(v.trace, ["coalesced", "full"])
+    assert [(r.tokens, r.full_tokens) for r in v.rows()] == [
+        (t.tokens["coalesced"], t.tokens["full"]) for t in stats.turns]
+
+
+def test_strategy_switch_changes_token_counts(view):
+    v = view("strategy_comparison")
+    assert v.strategy == "coalesced"
+    full = v.with_strategy("full")
+    assert full.strategy == "full"
+    assert [r.tokens for r in full.rows()] == [r.full_tokens for r in v.rows()]
+    assert [r.tokens for r in full.rows()] != [r.tokens for r in v.rows()]
+    assert full.header().saved == 0 and v.header().saved > 0
+
+
+def test_with_options_keeps_the_view_unchanged(view):
+    v = view("long_exploration")
+    w = v.with_options(println_limit=2)
+    assert v.opts == v.trace.agent.history and v.opts.println_limit == 6
+    assert w.opts.println_limit == 2
+    assert w.strategy == v.strategy
+
+
+def test_bad_option_is_refused(view):
+    with pytest.raises(ValueError):
+        view("product_search").with_strategy("nonsense")
+
+
+def test_cache_gives_the_same_rendering_back(view):
+    v = view("strategy_comparison")
+    first = v.rendering
+    assert v.opts.println_limit == 3
+    back = v.with_strategy("full").with_options(println_limit=15).with_options(
+        println_limit=3).with_strategy("coalesced")
+    assert back.rendering is first
+    assert v.with_options(println_limit=15).rendering is not first
+    assert v.renders is back.renders
+
+
+def test_one_counter_for_every_view(view):
+    v = view("product_search")
+    w = v.with_strategy("namespaced")
+    w.rows()
+    assert w.renders.counter is v.renders.counter
+    assert len(v.renders) == 2          # namespaced and full, each rendered once
+    v.with_strategy("full").rows()
+    assert len(v.renders) == 2
+
+
+def test_counter_can_be_shared_across_traces(traces):
+    counter = TokenCounter()
+    a, b = (TraceView.of(traces(n), renders=Renders(traces(n), counter))
+            for n in ("product_search", "error_recovery"))
+    assert a.renders.counter is counter and b.renders.counter is counter
+    assert a.rows() and b.rows()
+
+
+@pytest.mark.parametrize("name, outcome", [
+    ("error_recovery", "returned"),
+    ("fail_not_found", "failed: not-found"),
+    ("out_of_turns", "out of turns"),
+])
+def test_header_outcome(view, name, outcome):
+    assert view(name).header().outcome == outcome
+
+
+def test_header(view):
+    v = view("strategy_comparison")
+    h = v.header()
+    assert h.mission == v.trace.agent.mission.strip().splitlines()[0]
+    assert "\n" not in h.mission
+    assert h.llm == "scripted:strategy_comparison.py"
+    assert h.strategy == "coalesced"
+    assert dict(h.limits)["println_limit"] == 3 and "strategy" not in dict(h.limits)
+    assert h.tokens == sum(r.tokens for r in v.rows())
+    assert h.full_tokens == sum(r.full_tokens for r in v.rows())
+    assert h.saved == h.full_tokens - h.tokens
+    assert h.saved_percent == pytest.approx(100 * h.saved / h.full_tokens)
+    assert dict(v.with_options(println_limit=4).header().limits)["println_limit"] == 4
