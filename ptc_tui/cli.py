@@ -80,6 +80,10 @@ def main(argv=None, out: Output | None = None) -> int:
     """Run one command; 0 on success, 1 when what was checked or run failed, 2 for a usage or
     input error (reported as one line on stderr, never a traceback)."""
     try:
+        argv = sys.argv[1:] if argv is None else list(argv)
+        if len(argv) == 1 and argv[0].endswith(".json") and Path(argv[0]).is_file():
+            from ptc_tui.app import run_app      # Textual loads only for the app
+            return run_app(argv[0])
         try:
             args = build_parser().parse_args(argv)
         except SystemExit as e:              # --help

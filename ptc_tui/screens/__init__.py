@@ -1,0 +1,5 @@
+"""Screens of the TUI."""
+
+from ptc_tui.screens.trace_screen import STRATEGY_CYCLE, TraceScreen
+
+__all__ = ["STRATEGY_CYCLE", "TraceScreen"]

@@ -1,0 +1,70 @@
+"""ProgramPanel: the selected turn's program (highlighted, error span marked), its prints,
+tool calls and result."""
+
+from __future__ import annotations
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.reactive import reactive
+
+from ptc_tui.view import ErrorView, ProgramPane, TurnView
+from ptc_tui.widgets.literal import escape_controls, literal
+from ptc_tui.widgets.text_panel import TextPanel, section
+
+
+def _offset(lines: list[str], line: int, col: int) -> int:
+    """Index in the escaped program of 1-based (`line`, `col`) of the raw program."""
+    line = max(1, min(line, len(lines)))
+    before = sum(len(escape_controls(x)) for x in lines[:line - 1])
+    return before + len(escape_controls(lines[line - 1][:max(col - 1, 0)]))
+
+
+def program_text(source: str, error: ErrorView | None) -> Text:
+    code = escape_controls(source)
+    text = Syntax(code, "clojure", theme="ansi_dark", background_color="default").highlight(code)
+    text.rstrip()
+    if error is not None and error.line is not None and source:
+        lines = source.splitlines(keepends=True) or [""]
+        start = _offset(lines, error.line, error.col or 1)
+        end = _offset(lines, error.end_line or error.line, error.end_col or (error.col or 1) + 1)
+        text.stylize("bold white on red", start, max(end, start + 1))
+    return text
+
+
+def pane_text(pane: ProgramPane) -> Text:
+    text = Text()
+    if pane.program is None:
+        text.append("(no code in this reply)", "italic")
+    else:
+        text.append_text(program_text(pane.program, pane.error))
+    if pane.error is not None:
+        text.append("\n\n")
+        text.append_text(literal(pane.error.text, "bold red"))
+    if pane.prints:
+        section(text, f"prints ({len(pane.prints)})")
+        text.append_text(literal("\n".join(pane.prints)))
+    if pane.tool_calls:
+        section(text, f"tool calls ({len(pane.tool_calls)})")
+        for i, call in enumerate(pane.tool_calls):
+            text.append("\n" if i else "")
+            text.append_text(literal(call.call, "cyan"))
+            text.append(" → ")
+            text.append_text(literal(call.error, "red") if call.error is not None
+                             else literal(call.result or ""))
+            text.append(f"  ({call.duration_ms:.1f} ms)", "dim")
+    if pane.result is not None:
+        section(text, "result" + (f" ({pane.signal})" if pane.signal else ""))
+        text.append_text(literal(pane.result))
+    return text
+
+
+class ProgramPanel(TextPanel):
+    current: reactive[TurnView | None] = reactive(None)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("program", **kwargs)
+
+    def watch_current(self, current: TurnView | None) -> None:
+        if current is not None:
+            self.border_title = f"program · turn {current.number} · {current.status}"
+            self.show(pane_text(current.program))

@@ -1,0 +1,51 @@
+"""TraceHeader: the line above everything: mission, LLM, outcome, strategy, limits, tokens."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ptc_tui.view import TraceView
+from ptc_tui.widgets.literal import literal
+
+# The limits a user tunes most; the rest are in the trace file and the (future) options screen.
+SHOWN_LIMITS = ("println_limit", "tool_call_limit", "sample_limit")
+
+
+def header_text(view: TraceView) -> Text:
+    h = view.header()
+    limits = dict(h.limits)
+    saved = (f"saved {h.saved:,} ({h.saved_percent:.1f}%) vs full"
+             if h.saved_percent is not None else "")
+    text = Text()
+    text.append_text(literal(h.mission, "bold"))
+    text.append("\n")
+    text.append_text(literal(h.llm, "cyan"))
+    text.append("  ·  ")
+    text.append(h.outcome, "green" if h.outcome == "returned" else "red")
+    text.append("  ·  strategy ")
+    text.append(h.strategy, "bold")
+    text.append("  " + " ".join(f"{k}={limits[k]}" for k in SHOWN_LIMITS if k in limits))
+    text.append(f"  ·  {h.tokens:,} tokens (full {h.full_tokens:,})  {saved}")
+    return text
+
+
+class TraceHeader(Static):
+    """Two lines: the mission's first line, then the run and what it cost."""
+
+    DEFAULT_CSS = """
+    TraceHeader {
+        height: auto;
+        padding: 0 1;
+        background: $panel;
+        text-wrap: nowrap;          /* one line each: a long mission is cut with … */
+        text-overflow: ellipsis;
+    }
+    """
+
+    view: reactive[TraceView | None] = reactive(None)
+
+    def watch_view(self, view: TraceView | None) -> None:
+        if view is not None:
+            self.update(header_text(view))

@@ -1,0 +1,85 @@
+"""TurnList: one row per turn: number, status glyph, tokens now and under `full`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable
+
+from ptc_tui.view import TraceView, TurnRow
+
+GLYPHS = {"ok": ("✓", "green"), "error": ("✗", "red"), "return": ("⏎", "bold green"),
+          "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow")}
+COLUMN_KEYS = ("number", "status", "tokens", "full")
+
+
+def row_cells(row: TurnRow) -> tuple[Text, ...]:
+    glyph, style = GLYPHS.get(row.status, ("?", ""))
+    return (Text(str(row.number), justify="right"), Text(glyph, style),
+            Text(f"{row.tokens:,}", justify="right"), Text(f"{row.full_tokens:,}", justify="right"))
+
+
+class TurnList(DataTable):
+    """The turns of the trace; the cursor follows the screen's selected turn."""
+
+    DEFAULT_CSS = """
+    TurnList {
+        width: 28;
+        height: 1fr;
+    }
+    """
+
+    @dataclass
+    class Selected(Message):
+        """The user moved the cursor to turn `number`."""
+        turn_list: "TurnList"
+        number: int
+
+        @property
+        def control(self) -> "TurnList":
+            return self.turn_list
+
+    view: reactive[TraceView | None] = reactive(None)
+    turn: reactive[int] = reactive(1)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.numbers: tuple[int, ...] = ()
+
+    def _add_columns(self) -> None:
+        for label, key in zip(("#", "", "tokens", "full"), COLUMN_KEYS):
+            self.add_column(label, key=key)
+
+    def watch_view(self, view: TraceView | None) -> None:
+        if view is None:
+            return
+        rows = view.rows()
+        if tuple(r.number for r in rows) == self.numbers:
+            # same turns, new counts: update in place so the cursor never moves
+            for r in rows:
+                for key, cell in zip(COLUMN_KEYS, row_cells(r)):
+                    self.update_cell(str(r.number), key, cell)
+            return
+        if not self.columns:
+            self._add_columns()
+        with self.prevent(DataTable.RowHighlighted):
+            self.clear()
+            self.numbers = tuple(r.number for r in rows)
+            for r in rows:
+                self.add_row(*row_cells(r), key=str(r.number))
+        self._follow(self.turn)
+
+    def watch_turn(self, turn: int) -> None:
+        self._follow(turn)
+
+    def _follow(self, turn: int) -> None:
+        if turn in self.numbers and self.cursor_row != self.numbers.index(turn):
+            self.move_cursor(row=self.numbers.index(turn))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if 0 <= event.cursor_row < len(self.numbers):
+            self.post_message(self.Selected(self, self.numbers[event.cursor_row]))

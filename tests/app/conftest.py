@@ -1,0 +1,23 @@
+import pytest
+
+from engine.trace import load_trace
+from ptc_tui.view import TraceView
+from sample_traces import HERE
+
+WIDE = (160, 50)
+
+
+def sample(name: str):
+    return HERE / f"{name}.json"
+
+
+@pytest.fixture
+def view_of():
+    """A fresh TraceView of a sample trace, to compare the screen's numbers with."""
+    return lambda name: TraceView.of(load_trace(sample(name)))
+
+
+@pytest.fixture
+def anyio_backend():
+    """Pilot tests run on asyncio (anyio's pytest plugin, `pytestmark = pytest.mark.anyio`)."""
+    return "asyncio"
