@@ -151,3 +151,10 @@ def test_error_text_names_the_place_once():
         "(hint: add ) at the end of the form)")
     assert str(run_program("(+ 1\n (foo))").error).startswith(
         "unbound_var: undefined symbol: foo at 2:3")
+
+
+def test_a_backslash_before_a_line_break_in_a_string_is_a_one_line_error():
+    """Found by the token-soup fuzz test: the message quoted the raw line break."""
+    from engine.lisp import run as run_program
+    err = run_program('"a\\\nb"').error
+    assert err.reason == "parse_error" and "\n" not in err.message and "\n" not in err.hint

@@ -379,8 +379,9 @@ def _unescape(body: str, span: Span) -> str:
         if esc == "u":
             raise parse_error("invalid unicode escape in string: \\u needs 4 hex digits", span,
                               "write \\u followed by 4 hex digits, such as \\u00e9")
-        raise parse_error(f"unsupported escape \\{esc} in string", span,
-                          f"write \\\\{esc} for a backslash, or use a regex literal #\"...\"")
+        shown = esc if esc.isprintable() else repr(esc)[1:-1]   # a message stays one line
+        raise parse_error(f"unsupported escape \\{shown} in string", span,
+                          f"write \\\\{shown} for a backslash, or use a regex literal #\"...\"")
     text = _ESCAPE.sub(replace, body)
     if "\\u" in body and _SURROGATE_PAIR.search(text):   # "\\uD83D\\uDE00" is one character
         text = _SURROGATE_PAIR.sub(_join_surrogates, text)
