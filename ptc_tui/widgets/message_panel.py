@@ -22,6 +22,14 @@ def pane_text(pane: MessagePane) -> Text:
                 "green" if diff > 0 else "red" if diff < 0 else "")
     for m in pane.messages:
         section(text, f"{m.role} · {m.tokens:,} tokens")
+        if m.role == "system":
+            # the same on every turn and long: fold it so the conversation starts on screen
+            first, _, rest = m.content.partition("\n")
+            text.append_text(literal(first))
+            if rest:
+                text.append(f"\n… {rest.count(chr(10)) + 1} more lines, the same on every turn",
+                            "dim")
+            continue
         text.append_text(literal(m.content))
     section(text, f"dropped ({len(pane.dropped)})")
     if not pane.dropped:

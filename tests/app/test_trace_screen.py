@@ -7,6 +7,8 @@ from ptc_tui.screens import STRATEGY_CYCLE
 from ptc_tui.widgets import MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.trace_header import header_text
 from ptc_tui.widgets.turn_list import GLYPHS
+from engine.trace import load_trace
+from ptc_tui.view import TraceView
 from tests.app.conftest import WIDE, sample
 
 pytestmark = pytest.mark.anyio
@@ -146,3 +148,17 @@ def test_run_app_reports_a_bad_file_without_starting(tmp_path, capsys):
     bad.write_text("{not json")
     assert run_app(bad) == 1
     assert "ptc-tui:" in capsys.readouterr().err
+
+
+async def test_the_system_prompt_is_folded_so_the_user_message_shows_first():
+    trace_file = sample("error_recovery")
+    app = PtcApp(trace_file)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("j", "j")
+        shown = app.screen.query_one(MessagePanel).plain
+        view = TraceView.of(load_trace(trace_file))
+        system, user = view.turn(3).messages.messages[:2]
+        assert system.content.splitlines()[0] in shown
+        assert system.content not in shown and "more lines, the same on every turn" in shown
+        assert user.content in shown
+        assert shown.index(user.content[:40]) < 400
