@@ -482,6 +482,11 @@ def _has_nan(value, depth=0) -> bool:
         return any(_has_nan(v, depth + 1) for v in value)
     if type(value) is dict:
         return any(_has_nan(v, depth + 1) or _has_nan(k, depth + 1) for k, v in value.items())
+    if type(value) is Model:              # NaN inside makes the model unequal to its copy
+        return _has_nan(value.payload, depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_has_nan(getattr(value, f.name), depth + 1)
+                   for f in dataclasses.fields(value))
     return False
 
 
