@@ -1,6 +1,6 @@
 """The `ptc-tui` command line: headless views of traces (stats, render, validate, export,
 import), running agent files (run) and PTC-Lisp programs (lisp). Until the Textual app lands,
-`ptc-tui` with no command runs the bundled demo agent headless."""
+`ptc-tui` with no command opens the bundled demo trace in the app."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.output import Output, for_stdout
 from sample_traces import HERE as SAMPLES
 
-DEMO_AGENT = SAMPLES / "product_search.py"
+DEMO_TRACE = SAMPLES / "product_search.json"   # the seeds' example, recorded
 
 def show_run(source: str, data=None, out=None) -> int:
     """Run a program and report it; 0 when it ran without error."""
@@ -89,9 +89,8 @@ def main(argv=None, out: Output | None = None) -> int:
         except SystemExit as e:              # --help
             return e.code if isinstance(e.code, int) else 0
         if args.command is None:
-            print(f"Bundled demo: the agent in {DEMO_AGENT.name}, run on its scripted replies "
-                  f"(no key, no network).\n")
-            return main(["run", str(DEMO_AGENT)], out)
+            from ptc_tui.app import run_app
+            return run_app(DEMO_TRACE)
         return args.func(args, out if out is not None else for_stdout())
     except BrokenPipeError:                  # `ptc-tui stats T | head`: stop quietly
         _silence_stdout()

@@ -35,11 +35,19 @@ def test_ci_runs_the_readme_test_command():
     assert "ci: test command" in (ROOT / ".ci" / "run").read_text()
 
 
-def test_demo_runs_and_returns(capsys):
+def test_no_arguments_opens_the_bundled_demo_in_the_app(monkeypatch):
+    import ptc_tui.app
     from ptc_tui.cli import main
+    opened = []
+    monkeypatch.setattr(ptc_tui.app, "run_app", lambda path: opened.append(path) or 0)
     assert main([]) == 0
+    assert [p.name for p in opened] == ["product_search.json"] and opened[0].is_file()
+
+
+def test_the_demo_agent_runs_headless(capsys):
+    from ptc_tui.cli import main
+    assert main(["run", str(ROOT / "sample_traces" / "product_search.py")]) == 0
     out = capsys.readouterr().out
-    assert "Bundled demo" in out and "product_search.py" in out
     assert "turn 3: return" in out and 'returned: ["Laptop" "Monitor"]' in out
 
 
