@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
-import httpx
-
 from engine.llm.completion import Completion
 from engine.llm.errors import LLMError
 from engine.llm.transport import HttpLLM, MalformedReply, count, mapping
@@ -21,15 +16,7 @@ class AnthropicMessages(HttpLLM):
     key_env: str | None = "ANTHROPIC_API_KEY"
     base_url_env: str | None = "ANTHROPIC_BASE_URL"
     default_base_url = "https://api.anthropic.com"
-
-    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
-                 timeout: float = 60.0, max_retries: int = 3, backoff_s: float = 1.0,
-                 temperature: float | None = None, max_tokens: int = 4096,
-                 sleep: Callable[[float], None] = time.sleep, client: httpx.Client | None = None):
-        super().__init__(model, api_key=api_key, base_url=base_url, timeout=timeout,
-                         max_retries=max_retries, backoff_s=backoff_s, sleep=sleep, client=client)
-        self.temperature = temperature
-        self.max_tokens = max_tokens
+    default_max_tokens = 4096
 
     @property
     def endpoint(self) -> str:

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
-import httpx
-
 from engine.llm.completion import Completion
 from engine.llm.transport import HttpLLM, MalformedReply, count, mapping, message_in, one_line
 
@@ -18,15 +13,6 @@ class OpenAIChat(HttpLLM):
     key_env: str | None = "OPENAI_API_KEY"
     base_url_env: str | None = "OPENAI_BASE_URL"
     default_base_url = "https://api.openai.com/v1"
-
-    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
-                 timeout: float = 60.0, max_retries: int = 3, backoff_s: float = 1.0,
-                 temperature: float | None = None, max_tokens: int | None = None,
-                 sleep: Callable[[float], None] = time.sleep, client: httpx.Client | None = None):
-        super().__init__(model, api_key=api_key, base_url=base_url, timeout=timeout,
-                         max_retries=max_retries, backoff_s=backoff_s, sleep=sleep, client=client)
-        self.temperature = temperature
-        self.max_tokens = max_tokens
 
     @property
     def endpoint(self) -> str:

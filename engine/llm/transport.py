@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -30,9 +31,12 @@ class HttpLLM:
     base_url_env: str | None = None
     default_base_url = ""
 
-    def __init__(self, model: str, *, api_key: str | None, base_url: str | None, timeout: float,
-                 max_retries: int, backoff_s: float, sleep: Callable[[float], None],
-                 client: httpx.Client | None):
+    default_max_tokens: int | None = None    # Anthropic requires one; OpenAI sends none unless set
+
+    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
+                 timeout: float = 60.0, max_retries: int = 3, backoff_s: float = 1.0,
+                 temperature: float | None = None, max_tokens: int | None = None,
+                 sleep: Callable[[float], None] = time.sleep, client: httpx.Client | None = None):
         if not model:
             raise ValueError(f"{self.provider}: a model name is required")
         self.model = model
@@ -40,6 +44,8 @@ class HttpLLM:
         env_base = os.environ.get(self.base_url_env) if self.base_url_env else None
         self.base_url = (base_url or env_base or self.default_base_url).rstrip("/")
         self.timeout = timeout
+        self.temperature = temperature
+        self.max_tokens = max_tokens if max_tokens is not None else self.default_max_tokens
         self.retry = RetryPolicy(max_retries, backoff_s, sleep)
         self._api_key = api_key or (os.environ.get(self.key_env) if self.key_env else None)
         if not self._api_key and self.key_env and not is_local(self.base_url):
