@@ -1,39 +1,133 @@
-"""PtcApp: the Textual app; `run_app(path)` opens one saved trace on a `TraceScreen`."""
+"""PtcApp: the Textual app: a saved trace on a `TraceScreen` or a live run on a `LiveScreen`,
+opening other traces and samples, help, and the command palette's own commands."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.screen import Screen
 
+from engine.agent import Session
 from engine.trace import TraceError, load_trace
-from ptc_tui.screens import TraceScreen
+from ptc_tui.screens import LiveScreen, TraceScreen
+from ptc_tui.screens.help_screen import HelpScreen
+from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.view import TraceView
 
 
 class PtcApp(App):
-    """A debugger for LLM agents that write PTC-Lisp, showing one trace."""
+    """A debugger for LLM agents that write PTC-Lisp."""
 
     TITLE = "ptc-tui"
     CSS_PATH = "app.tcss"
-    BINDINGS = [Binding("q", "quit", "Quit", id="app.quit")]
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark,f1", "help", "Help", id="app.help"),
+        Binding("ctrl+o", "open", "Open", id="app.open", show=False),
+        Binding("ctrl+e", "samples", "Samples", id="app.samples", show=False),
+    ]
 
-    def __init__(self, trace_path: str | Path) -> None:
+    def __init__(self, trace_path: str | Path | None = None, *,
+                 session: Session | None = None) -> None:
+        """Open the trace at `trace_path` (a bad file raises TraceError before the app starts),
+        or step `session` live."""
         super().__init__()
-        self.trace_path = Path(trace_path)
-        self.view = TraceView.of(load_trace(self.trace_path))
+        self.session = session
+        self._quit_warned = False
+        self.trace_path = Path(trace_path) if trace_path is not None else None
+        self._first_view = (TraceView.of(load_trace(self.trace_path))
+                            if self.trace_path is not None else None)
 
     def on_mount(self) -> None:
+        if self.session is not None:
+            self.sub_title = f"live: {self.session.agent.name}"
+            self.push_screen(LiveScreen(self.session))
+        elif self._first_view is not None:
+            self.sub_title = self.trace_path.name
+            self.push_screen(TraceScreen(self._first_view))
+
+    # --- opening traces ---------------------------------------------------------------------
+    def open_trace(self, path: Path | None) -> None:
+        """Show the trace at `path` instead of the current one; a bad file is a notification
+        and the current trace stays."""
+        if path is None:
+            return
+        try:
+            view = TraceView.of(load_trace(path))
+        except TraceError as e:
+            self.notify(str(e), title="cannot open trace", severity="error", timeout=10,
+                        markup=False)
+            return
+        self.trace_path = Path(path)
         self.sub_title = self.trace_path.name
-        self.push_screen(TraceScreen(self.view))
+        screen = TraceScreen(view)
+        if isinstance(self.screen, TraceScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def _unsaved_live_run(self) -> bool:
+        screen = self.screen
+        if isinstance(screen, TraceScreen) and screen.unsaved:
+            self.notify("this live run has turns not saved: ctrl+s saves them first",
+                        title="open another trace", severity="warning")
+            return True
+        return False
+
+    async def action_quit(self) -> None:
+        """Quit; with unsaved live turns, only on the second press (the first one warns)."""
+        screen = self.screen
+        if isinstance(screen, TraceScreen) and screen.unsaved and not self._quit_warned:
+            self._quit_warned = True
+            self.notify(f"{len(screen.view.trace.turns) - screen.saved_turns} turns not saved: "
+                        "ctrl+s saves them, q again quits", title="quit", severity="warning")
+            return
+        self.exit()
+
+    def action_open(self) -> None:
+        if not self._unsaved_live_run():
+            start = self.trace_path.parent if self.trace_path is not None else Path.cwd()
+            self.push_screen(OpenDialog(start), self.open_trace)
+
+    def action_samples(self) -> None:
+        if not self._unsaved_live_run():
+            self.push_screen(SamplePickerDialog(), self.open_trace)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    # --- command palette --------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own commands (theme, keys, screenshot...), then every binding of the app
+        and of the screen below the palette, then one command per strategy."""
+        yield from super().get_system_commands(screen)
+        seen = {"quit"}
+        for binding in (*self.BINDINGS, *screen.BINDINGS):
+            if isinstance(binding, Binding) and binding.id and binding.action not in seen:
+                seen.add(binding.action)
+                owner = self if binding in self.BINDINGS else screen
+                yield SystemCommand(binding.description, binding.tooltip or _help(binding),
+                                    lambda a=binding.action, o=owner: o.run_action(a))
+        if isinstance(screen, TraceScreen):
+            for name in screen.strategies:
+                yield SystemCommand(f"Strategy: {name}", f"Show the history under {name}",
+                                    lambda n=name: screen.set_strategy(n))
 
 
-def run_app(path) -> int:
-    """Open the trace at `path`; 0 once the user quits, 1 (and a message) for a bad file."""
+def _help(binding: Binding) -> str:
+    return f"{binding.description} ({binding.key.split(',')[0]})"
+
+
+def run_app(path=None, session: Session | None = None) -> int:
+    """Open the trace at `path`, or step `session` live; 0 once the user quits, 1 (and a
+    message) for a bad trace file."""
     try:
-        app = PtcApp(path)
+        app = PtcApp(path, session=session)
     except TraceError as e:
         print(f"ptc-tui: {e}", file=sys.stderr)
         return 1

@@ -13,13 +13,13 @@ from pathlib import Path
 from engine.llm import LLMError
 from engine.lisp import format_value, pr_str, run
 from engine.trace import TraceError
-from ptc_tui.agent_files import AgentFileError
+from ptc_tui.agent_files import AgentFileError, load_agent_file
 from ptc_tui.commands import COMMANDS
 from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.output import Output, for_stdout
 from sample_traces import HERE as SAMPLES
 
-DEMO_TRACE = SAMPLES / "product_search.json"   # the seeds' example, recorded
+DEMO_AGENT = SAMPLES / "product_search.py"   # the seeds' example, with its scripted replies
 
 def show_run(source: str, data=None, out=None) -> int:
     """Run a program and report it; 0 when it ran without error."""
@@ -90,7 +90,8 @@ def main(argv=None, out: Output | None = None) -> int:
             return e.code if isinstance(e.code, int) else 0
         if args.command is None:
             from ptc_tui.app import run_app
-            return run_app(DEMO_TRACE)
+            demo = load_agent_file(DEMO_AGENT)
+            return run_app(session=demo.agent.start(demo.scripted_llm()))
         return args.func(args, out if out is not None else for_stdout())
     except BrokenPipeError:                  # `ptc-tui stats T | head`: stop quietly
         _silence_stdout()

@@ -102,11 +102,12 @@ def turn_tokens(trace: Trace, strategy: str, opts: HistoryOpts,
 
 def token_stats(trace: Trace, strategies: Sequence[str] | None = None,
                 overrides: Mapping | None = None, model: str | None = None,
-                counter: TokenCounter | None = None) -> TokenStats:
-    """Token counts of `trace` under each strategy. `model` (else the trace's LLM) picks the
-    encoding and the price; pass a `counter` kept per trace and encoding to reuse its cache."""
+                counter: TokenCounter | None = None, opts: HistoryOpts | None = None) -> TokenStats:
+    """Token counts of `trace` under each strategy, with `opts` (else the trace's options with
+    `overrides`). `model` (else the trace's LLM) picks the encoding and the price; pass a
+    `counter` kept per trace and encoding to reuse its cache."""
     chosen = check_strategies(strategies)
-    opts = history_opts(trace, overrides)
+    opts = opts if opts is not None else history_opts(trace, overrides)
     model = model or trace_model(trace)
     if counter is None:
         counter = TokenCounter(encoding_for_model(model))

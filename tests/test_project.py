@@ -35,13 +35,16 @@ def test_ci_runs_the_readme_test_command():
     assert "ci: test command" in (ROOT / ".ci" / "run").read_text()
 
 
-def test_no_arguments_opens_the_bundled_demo_in_the_app(monkeypatch):
+def test_no_arguments_steps_the_bundled_demo_agent_live(monkeypatch):
     import ptc_tui.app
     from ptc_tui.cli import main
     opened = []
-    monkeypatch.setattr(ptc_tui.app, "run_app", lambda path: opened.append(path) or 0)
+    monkeypatch.setattr(ptc_tui.app, "run_app",
+                        lambda path=None, session=None: opened.append(session) or 0)
     assert main([]) == 0
-    assert [p.name for p in opened] == ["product_search.json"] and opened[0].is_file()
+    [session] = opened
+    assert session.agent.name == "product-search" and session.turns == []
+    assert session.llm.name == "scripted:product_search.py"
 
 
 def test_the_demo_agent_runs_headless(capsys):

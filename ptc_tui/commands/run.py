@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 
 from engine.agent import Failure, llm_name, open_llm
 from engine.history import HistoryOpts, STRATEGIES, Turn
@@ -46,7 +47,8 @@ def add_parser(sub) -> None:
                    help="turn budget (default: the agent's max_turns)")
     p.add_argument("--save", metavar="TRACE", help="write the trace of the run here")
     p.add_argument("--no-tui", action="store_true",
-                   help="run without the app (the only mode for now)")
+                   help="run headless, printing each turn (the default when stdout is not a "
+                   "terminal); otherwise the app steps it a turn per key press")
     p.set_defaults(func=run)
 
 
@@ -57,6 +59,9 @@ def run(args: argparse.Namespace, out: Output) -> int:
         agent = dataclasses.replace(agent, max_turns=args.max_turns)
     llm = open_llm(args.llm) if args.llm else agent_file.scripted_llm()
     session = agent.start(llm, compress_history=history_option(agent.compress_history, args))
+    if not args.no_tui and sys.stdout.isatty():
+        from ptc_tui.app import run_app          # Textual loads only for the app
+        return run_app(session=session)
     out.line(f"{agent_file.path}: {agent.name}, strategy {session.opts.strategy}, "
              f"max {agent.max_turns} turns, LLM {llm_name(llm)}")
     try:

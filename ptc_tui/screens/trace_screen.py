@@ -3,15 +3,25 @@ The screen owns the view (strategy and limits) and the selected turn; widgets bi
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Select
 
+from engine.history import STRATEGIES
+from engine.trace import save_trace
+from ptc_tui.screens.diff_screen import DiffScreen
+from ptc_tui.screens.open_dialog import SaveDialog
+from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
+from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.view import TraceView, TurnView
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets.options_panel import OptionsPanel
 
 STRATEGY_CYCLE = ("full", "coalesced", "namespaced", "compaction")
 
@@ -20,12 +30,14 @@ class TraceScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
 
     BINDINGS = [
-        Binding("j,down", "move(1)", "Next", id="turns.next"),
-        Binding("k,up", "move(-1)", "Previous", id="turns.previous"),
-        Binding("g", "first", "First", id="turns.first", show=False),
-        Binding("G", "last", "Last", id="turns.last", show=False),
+        Binding("j,down", "move(1)", "Next turn", id="turns.next", show=False),
+        Binding("k,up", "move(-1)", "Previous turn", id="turns.previous", show=False),
+        Binding("g", "first", "First turn", id="turns.first", show=False),
+        Binding("G", "last", "Last turn", id="turns.last", show=False),
         Binding("]", "failed(1)", "Next failed", id="turns.next_failed"),
-        Binding("[", "failed(-1)", "Prev failed", id="turns.previous_failed"),
+        Binding("[", "failed(-1)", "Previous failed", id="turns.previous_failed", show=False),
+        Binding("colon", "go_to", "Go to turn", id="turns.go_to", show=False),
+        Binding("slash", "search", "Search", id="turns.search"),
         Binding("s", "cycle_strategy", "Strategy", id="view.strategy"),
         Binding("p", "limit('println_limit', 1)", "println+", id="view.println_more"),
         Binding("P", "limit('println_limit', -1)", "println−", id="view.println_less",
@@ -33,6 +45,12 @@ class TraceScreen(Screen):
         Binding("t", "limit('tool_call_limit', 1)", "tools+", id="view.tool_calls_more"),
         Binding("T", "limit('tool_call_limit', -1)", "tools−", id="view.tool_calls_less",
                 show=False),
+        Binding("o", "options", "Options", id="view.options"),
+        Binding("v,dollar_sign", "tokens", "Tokens", id="view.tokens"),
+        Binding("d", "diff", "Diff", id="view.diff"),
+        Binding("y", "copy_message", "Copy message", id="trace.copy_message", show=False),
+        Binding("Y", "copy_request", "Copy request (JSON)", id="trace.copy_request", show=False),
+        Binding("ctrl+s", "save", "Save", id="trace.save"),
     ]
 
     view: reactive[TraceView | None] = reactive(None, init=False)
@@ -41,6 +59,8 @@ class TraceScreen(Screen):
 
     def __init__(self, view: TraceView, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.saved_turns = len(view.trace.turns)     # turns already in a file
+        self.price_model: str | None = None          # the token view's chosen model
         self.set_reactive(TraceScreen.view, view)
         numbers = view.turns
         self.set_reactive(TraceScreen.turn, min(numbers) if numbers else 0)
@@ -54,7 +74,8 @@ class TraceScreen(Screen):
                 yield ProgramPanel(id="program").data_bind(TraceScreen.current)
                 yield MessagePanel(id="messages").data_bind(TraceScreen.current)
                 yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
-        yield Footer()
+            yield OptionsPanel(self.view.opts, id="options")
+        yield Footer(id="footer")
 
     # --- state ------------------------------------------------------------------------------
     @property
@@ -64,8 +85,19 @@ class TraceScreen(Screen):
     def _turn_view(self) -> TurnView | None:
         return self.view.turn(self.turn) if self.turn in self.view.turns else None
 
-    def watch_view(self) -> None:
+    @property
+    def unsaved(self) -> bool:
+        """Turns recorded here (a live run) that no file holds yet."""
+        return len(self.view.trace.turns) > self.saved_turns
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        return tuple(STRATEGIES)
+
+    def watch_view(self, view: TraceView) -> None:
         self.current = self._turn_view()
+        if self.is_mounted:
+            self.query_one(OptionsPanel).show_opts(view.opts)
 
     def watch_turn(self) -> None:
         self.current = self._turn_view()
@@ -97,10 +129,30 @@ class TraceScreen(Screen):
             self.notify("no more failed turns", severity="information")
         self._go(found)
 
+    def action_go_to(self) -> None:
+        self.app.push_screen(GoToDialog(tuple(self.numbers)), self._go)
+
+    def action_search(self) -> None:
+        self.app.push_screen(SearchDialog(self.view), self._go)
+
+    def action_diff(self) -> None:
+        if self.current is not None:
+            self.app.push_screen(DiffScreen(self.view, self.turn), self._go)
+
+    def action_tokens(self) -> None:
+        self.app.push_screen(TokenScreen(self.view, self.turn, model=self.price_model),
+                             self._tokens_closed)
+
+    def _tokens_closed(self, model: str | None) -> None:
+        self.price_model = model          # the next opening shows the same model
+
+    def set_strategy(self, name: str) -> None:
+        self.view = self.view.with_strategy(name)
+
     def action_cycle_strategy(self) -> None:
         now = self.view.strategy
         i = STRATEGY_CYCLE.index(now) if now in STRATEGY_CYCLE else -1
-        self.view = self.view.with_strategy(STRATEGY_CYCLE[(i + 1) % len(STRATEGY_CYCLE)])
+        self.set_strategy(STRATEGY_CYCLE[(i + 1) % len(STRATEGY_CYCLE)])
 
     def action_limit(self, name: str, step: int) -> None:
         value = getattr(self.view.opts, name) + step
@@ -108,3 +160,48 @@ class TraceScreen(Screen):
             self.notify(f"{name} is already 0", severity="warning")
             return
         self.view = self.view.with_options(**{name: value})
+
+    def action_options(self) -> None:
+        panel = self.query_one(OptionsPanel)
+        panel.display = not panel.display
+        if panel.display:
+            panel.query_one(Select).focus()
+        else:
+            self.query_one(TurnList).focus()
+
+    def on_options_panel_changed(self, event: OptionsPanel.Changed) -> None:
+        event.stop()
+        if event.opts != self.view.opts:
+            self.view = self.view.with_opts(event.opts)
+
+    # --- copy and save --------------------------------------------------------------------------
+    def action_copy_message(self) -> None:
+        if self.current is not None:
+            self.app.copy_to_clipboard(self.view.last_user_message(self.turn))
+            self.notify(f"copied turn {self.turn}'s user message")
+
+    def action_copy_request(self) -> None:
+        if self.current is not None:
+            self.app.copy_to_clipboard(self.view.request_json(self.turn))
+            self.notify(f"copied turn {self.turn}'s request as JSON messages")
+
+    def action_save(self) -> None:
+        self.app.push_screen(SaveDialog(self.suggested_path()), self.save)
+
+    def suggested_path(self) -> Path:
+        agent = self.view.trace.agent
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        return Path.cwd() / f"{agent.name or 'trace'}-{stamp}.json"
+
+    def save(self, path: Path | None) -> None:
+        """Write the trace as shown (every turn so far) to `path`; a failure is a notification."""
+        if path is None:
+            return
+        trace = self.view.trace
+        try:
+            save_trace(trace, path)
+        except (OSError, ValueError) as e:
+            self.notify(f"{path}: {e}", title="not saved", severity="error", markup=False)
+            return
+        self.saved_turns = len(trace.turns)
+        self.notify(f"saved {len(trace.turns)} turns to {path}", markup=False)

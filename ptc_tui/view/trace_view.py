@@ -4,6 +4,7 @@ the header, the panes of a turn, navigation, search and diffs, all plain data.""
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -74,7 +75,10 @@ class TraceView:
 
     # --- options --------------------------------------------------------------------------
     def with_options(self, **changes) -> "TraceView":
-        return TraceView(self.trace, self.opts.with_changes(**changes), self.renders)
+        return self.with_opts(self.opts.with_changes(**changes))
+
+    def with_opts(self, opts: HistoryOpts) -> "TraceView":
+        return TraceView(self.trace, opts, self.renders)
 
     def with_strategy(self, name: str) -> "TraceView":
         return self.with_options(strategy=name)
@@ -144,6 +148,11 @@ class TraceView:
         messages, _ = self.rendering.requests[self._index(number)]
         return next((m.get("content") or "" for m in reversed(messages) if m["role"] == "user"), "")
 
+    def request_json(self, number: int) -> str:
+        """Turn `number`'s whole request under the current options, as JSON chat messages."""
+        messages, _ = self.rendering.requests[self._index(number)]
+        return json.dumps(list(messages), ensure_ascii=False, indent=2)
+
     def search(self, text: str) -> list[SearchHit]:
         """Case-insensitive hits in programs, prints and each turn's last USER message (the
         system prompt and older history repeat in every request, so they are not searched)."""
@@ -163,15 +172,18 @@ class TraceView:
         """Unified diff of turn `number`'s program against the previous turn's."""
         i = self._index(number)
         before = self.trace.turns[i - 1].program or "" if i else ""
-        return _diff(before, self.trace.turns[i].program or "", f"turn {number - 1}",
+        return _diff(before, self.trace.turns[i].program or "", self._previous_label(i),
                      f"turn {number}")
 
     def message_diff(self, number: int) -> tuple[str, ...]:
         """Unified diff of turn `number`'s last USER message against the previous turn's."""
         i = self._index(number)
         before = self.last_user_message(self.trace.turns[i - 1].number) if i else ""
-        return _diff(before, self.last_user_message(number), f"turn {number - 1}",
+        return _diff(before, self.last_user_message(number), self._previous_label(i),
                      f"turn {number}")
+
+    def _previous_label(self, index: int) -> str:
+        return f"turn {self.trace.turns[index - 1].number}" if index else "(no earlier turn)"
 
 
 def status(turn: Turn) -> str:

@@ -16,8 +16,12 @@ SHOWN_LIMITS = ("println_limit", "tool_call_limit", "sample_limit")
 def header_text(view: TraceView) -> Text:
     h = view.header()
     limits = dict(h.limits)
-    saved = (f"saved {h.saved:,} ({h.saved_percent:.1f}%) vs full"
-             if h.saved_percent is not None else "")
+    if h.saved_percent is None:
+        saved = ""
+    elif h.saved >= 0:
+        saved = f"saved {h.saved:,} ({h.saved_percent:.1f}%) vs full"
+    else:
+        saved = f"{-h.saved:,} more than full (+{-h.saved_percent:.1f}%)"
     text = Text()
     text.append_text(literal(h.mission, "bold"))
     text.append("\n")

@@ -21,3 +21,18 @@ def view_of():
 def anyio_backend():
     """Pilot tests run on asyncio (anyio's pytest plugin, `pytestmark = pytest.mark.anyio`)."""
     return "asyncio"
+
+
+@pytest.fixture
+def notified(monkeypatch):
+    """Every notification's message, in order (the app's own list drops expired ones, and a
+    loaded machine can take longer than a notification lives)."""
+    from ptc_tui.app import PtcApp
+    messages: list[str] = []
+    original = PtcApp.notify
+
+    def notify(self, message, *args, **kwargs):
+        messages.append(str(message))
+        return original(self, message, *args, **kwargs)
+    monkeypatch.setattr(PtcApp, "notify", notify)
+    return messages

@@ -1,0 +1,98 @@
+"""HelpScreen: the key bindings of the screen below, grouped by area, and what the panes,
+strategies and literal trace text mean."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import ActiveBinding, Binding
+from textual.screen import ModalScreen, Screen
+
+from ptc_tui.widgets.text_panel import TextPanel, section
+
+# Areas named by a binding id's prefix ("turns.next"), in the order they are listed.
+AREAS = {"turns": "Turns", "view": "View", "run": "Run", "app": "App"}
+GENERAL = "General"           # screen and app bindings with no id (focus, palette, copy)
+
+ABOUT = (
+    "The three panes show the selected turn. Program: what the LLM wrote, the error marked on "
+    "a failed turn, then the turn's prints, tool calls and result. What the LLM saw: the "
+    "messages sent for this turn under the current strategy, their tokens against `full`, and "
+    "what the strategy dropped. Memory: the definitions after this turn, with those added or "
+    "changed by it marked.\n\n"
+    "A strategy decides how earlier turns are folded into the history sent to the LLM (full, "
+    "coalesced, namespaced, compaction); switching it, or a println or tool-call limit, "
+    "recounts every turn.\n\n"
+    "Text from the trace (programs, prints, messages, tool results) is shown literally: markup "
+    "and terminal escape codes inside it are never interpreted."
+)
+
+
+def binding_groups(app: App, bindings: Iterable[ActiveBinding]
+                   ) -> dict[str, list[tuple[str, str]]]:
+    """Area title → (keys, description) rows; keys of one binding id are joined ("j / ↓").
+    Widget bindings without an id (a table's cursor keys) are left out: they are the widget's."""
+    rows: dict[str, dict[str, tuple[list[str], str]]] = {}
+    for active in bindings:
+        binding = active.binding
+        if binding.id:
+            prefix = binding.id.split(".")[0]
+            area, name = AREAS.get(prefix, prefix.capitalize()), binding.id
+        elif isinstance(active.node, (App, Screen)):
+            area, name = GENERAL, binding.action
+        else:
+            continue
+        keys, _ = rows.setdefault(area, {}).setdefault(name, ([], _describe(binding)))
+        keys.append(app.get_key_display(binding))
+    order = [*AREAS.values(), *sorted(set(rows) - set(AREAS.values()) - {GENERAL}), GENERAL]
+    return {area: [(" / ".join(keys), text) for keys, text in rows[area].values()]
+            for area in order if area in rows}
+
+
+def _describe(binding: Binding) -> str:
+    return binding.description or binding.tooltip or binding.action
+
+
+def help_text(groups: dict[str, list[tuple[str, str]]]) -> Text:
+    width = max((len(keys) for rows in groups.values() for keys, _ in rows), default=0) + 2
+    text = Text()
+    for i, (area, rows) in enumerate(groups.items()):
+        text.append(f"{area}\n" if i == 0 else f"\n{area}\n", "bold")
+        for keys, description in rows:
+            text.append(f"  {keys:<{width}}", "cyan")
+            text.append(f"{description}\n")
+    section(text, "about")
+    text.append(ABOUT)
+    return text
+
+
+class HelpScreen(ModalScreen[None]):
+    """`HelpScreen(screen)` lists the keys active on `screen` (the one the user came from),
+    read before the push; an iterable of `ActiveBinding`s can be passed instead."""
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+        & > TextPanel { width: 90; max-width: 100%; height: 90%; background: $surface; }
+    }
+    """
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close", id="help.close")]
+
+    def __init__(self, source: Screen | Iterable[ActiveBinding], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.bindings = list(source.active_bindings.values() if isinstance(source, Screen)
+                             else source)
+
+    def compose(self) -> ComposeResult:
+        yield TextPanel("help · keys", id="help-text")
+
+    def on_mount(self) -> None:
+        panel = self.query_one(TextPanel)
+        panel.show(help_text(binding_groups(self.app, self.bindings)))
+        panel.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

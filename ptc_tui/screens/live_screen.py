@@ -1,0 +1,172 @@
+"""LiveScreen: a TraceScreen over an agent being run: `n` runs one turn (LLM call and program) in
+a worker thread, `c` runs on to the end and pauses when pressed again; the trace grows turn by
+turn, and a failing LLM call or a raising tool is a notification, never the end of the app."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from engine.agent import Session, llm_name
+from engine.history import Turn
+from engine.llm import LLMError
+from engine.trace import Trace
+from ptc_tui.screens.trace_screen import TraceScreen
+from ptc_tui.view import Renders, TraceView
+from ptc_tui.view.trace_view import outcome_text
+from ptc_tui.widgets import literal
+
+
+class LiveStatus(Static):
+    """One line above the footer: what is running and what the keys do."""
+
+    DEFAULT_CSS = """
+    LiveStatus {
+        height: 1;
+        padding: 0 1;
+        background: $boost;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+
+class LiveScreen(TraceScreen):
+    BINDINGS = [
+        Binding("n,space", "step", "Run turn", id="run.step"),
+        Binding("c", "continue", "Continue/pause", id="run.continue"),
+    ]
+
+    @dataclass
+    class Stepped(Message):
+        """One more turn finished; `trace` is the whole run so far."""
+        trace: Trace
+        turn: Turn
+
+    @dataclass
+    class StepFailed(Message):
+        """The turn could not run (the LLM call failed); nothing recorded was lost."""
+        reason: str
+
+    class Stopped(Message):
+        """The worker stopped: the run ended, was paused, or a step failed."""
+
+    running: reactive[bool] = reactive(False, init=False)
+
+    def __init__(self, session: Session, **kwargs) -> None:
+        self.session = session
+        super().__init__(TraceView.of(session.trace()), **kwargs)
+        self._continuing = False
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if widget.id == "footer":
+                yield LiveStatus(id="live-status")
+            yield widget
+
+    def on_mount(self) -> None:
+        self._show_status()
+
+    # --- running ------------------------------------------------------------------------------
+    def action_step(self) -> None:
+        if self._refuse():
+            return
+        self._start(count=1)
+
+    def action_continue(self) -> None:
+        if self.running and self._continuing:
+            self.workers.cancel_group(self, "live")        # pause after the turn in progress
+            self._continuing = False
+            self._show_status("pausing after this turn…")
+            return
+        if self._refuse():
+            return
+        self._continuing = True
+        self._start(count=None)
+
+    def _refuse(self) -> bool:
+        if self.session.done:
+            self.notify(f"the run has ended ({outcome_text(self.view.trace)}); "
+                        "ctrl+s saves it", severity="information")
+            return True
+        if self.running:
+            self.notify("a turn is running", severity="information")
+            return True
+        return False
+
+    def _start(self, count: int | None) -> None:
+        self.running = True
+        self._show_status("running turn "
+                          f"{len(self.view.trace.turns) + 1}…")
+        self.run_turns(count)
+
+    @work(thread=True, exclusive=True, group="live")
+    def run_turns(self, count: int | None) -> None:
+        """Run `count` turns (None: to the end) unless paused; post each one as it finishes."""
+        worker = get_current_worker()
+        done = 0
+        try:
+            while not self.session.done and (count is None or done < count):
+                if worker.is_cancelled:
+                    return
+                try:
+                    turn = self.session.step()
+                except LLMError as e:
+                    self.post_message(self.StepFailed(f"LLM call failed: {e}"))
+                    return
+                except Exception as e:    # an engine bug must not take the app (or the run) down
+                    self.post_message(self.StepFailed(
+                        f"turn {len(self.session.turns) + 1} failed: {type(e).__name__}: {e}"))
+                    return
+                done += 1
+                self.post_message(self.Stepped(self.session.trace(), turn))
+        finally:
+            self.post_message(self.Stopped())
+
+    def on_live_screen_stepped(self, event: Stepped) -> None:
+        old = self.view
+        follow = not old.trace.turns or self.turn == old.trace.turns[-1].number
+        self.view = TraceView.of(event.trace, old.opts, Renders(event.trace, old.renders.counter))
+        if follow:
+            self.turn = event.turn.number
+        for call in event.turn.tool_calls:
+            if call.error is not None:
+                self.notify(f"turn {event.turn.number}: tool/{call.name} raised: {call.error}",
+                            title="tool error", severity="warning", markup=False)
+        if event.trace.outcome.status != "running":
+            self.notify(f"the run has ended: {outcome_text(event.trace)}", markup=False)
+        self._show_status()
+
+    def on_live_screen_step_failed(self, event: StepFailed) -> None:
+        self.notify(f"{event.reason}\nThe {len(self.view.trace.turns)} turns so far are kept; "
+                    "n retries the turn.", title="turn not run", severity="error", timeout=10,
+                    markup=False)
+
+    def on_live_screen_stopped(self, event: Stopped) -> None:
+        self.running = False
+        self._continuing = False
+        self._show_status()
+
+    def _show_status(self, doing: str = "") -> None:
+        session, trace = self.session, self.view.trace
+        text = Text()
+        text.append("live ", "bold reverse")
+        text.append(" ")
+        text.append_text(literal(f"{session.agent.name} · {llm_name(session.llm)}"))
+        text.append(f" · {len(trace.turns)} of {session.agent.max_turns} turns · ")
+        if doing:
+            text.append(doing, "bold")
+        elif session.done:
+            text.append(f"ended: {outcome_text(trace)}", "bold")
+            text.append(" · ctrl+s saves the trace")
+        else:
+            text.append("n runs the next turn · c runs to the end · ctrl+s saves")
+        self.query_one(LiveStatus).update(text)

@@ -1,0 +1,199 @@
+"""TokenScreen: per-turn input tokens of every strategy as bars, totals, savings and cost at a
+price model the user picks; dismissed with the picked model so the caller can keep it."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import DataTable, Footer, Select, Static
+
+from engine.tokens import PriceTable, load_prices
+from ptc_tui.view.tokens import (TokenChart, TokenView, TotalRow, cost_text, percent_text)
+from ptc_tui.view.trace_view import TraceView
+from ptc_tui.widgets.literal import literal
+
+STRATEGY_STYLES = {"full": "bright_blue", "coalesced": "green", "namespaced": "magenta",
+                   "compaction": "yellow"}
+SPARE_STYLES = ("cyan", "red", "bright_white")
+TOTAL_COLUMNS = ("strategy", "input tokens", "saved vs full", "saved %", "cost")
+NO_PRICES = PriceTable("unknown", "", {})
+
+
+def strategy_style(name: str, strategies: tuple[str, ...]) -> str:
+    """A distinct colour per strategy, the same in the legend, the bars and the totals."""
+    if name in STRATEGY_STYLES:
+        return STRATEGY_STYLES[name]
+    extra = [s for s in strategies if s not in STRATEGY_STYLES]
+    return SPARE_STYLES[extra.index(name) % len(SPARE_STYLES)]
+
+
+def legend_text(strategies: tuple[str, ...], turn: int) -> Text:
+    text = Text()
+    for name in strategies:
+        text.append("■ ", strategy_style(name, strategies))
+        text.append(f"{name}   ")
+    text.append(f"▶ turn {turn}: selected in the main view", "bold")
+    return text
+
+
+def total_cells(row: TotalRow, strategies: tuple[str, ...]) -> tuple[Text, ...]:
+    name = f"{row.strategy} (shown)" if row.current else row.strategy
+    return (Text(name, strategy_style(row.strategy, strategies)),
+            Text(f"{row.tokens:,}", justify="right"), Text(f"{row.saved:,}", justify="right"),
+            Text(percent_text(row.saved_percent), justify="right"),
+            Text(cost_text(row.cost), justify="right"))
+
+
+class TokenBars(ScrollView, can_focus=True):
+    """The chart, drawn line by line (Textual's line API) so that only the visible lines are
+    ever styled: opening the view on hundreds of turns costs the bar lengths, nothing more.
+    It is rebuilt whenever its width changes; `plain` is what it shows, for tests."""
+
+    DEFAULT_CSS = """
+    TokenBars {
+        height: 1fr; overflow-x: hidden;
+        border: round $primary-muted;
+        &:focus { border: round $primary; }
+    }
+    """
+
+    def __init__(self, tokens: TokenView, turn: int, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.tokens, self.turn = tokens, turn
+        self.chart: TokenChart | None = None
+        self.chart_width = 0
+        self.styles_by_strategy = {s: Style.parse(strategy_style(s, tokens.stats.strategies))
+                                   for s in tokens.stats.strategies}
+
+    @property
+    def plain(self) -> str:
+        chart = self.chart
+        return "\n".join(chart.line(y)[1].text for y in range(len(chart))) if chart else ""
+
+    def on_mount(self) -> None:
+        lines = len(self.tokens.stats.turns) * len(self.tokens.stats.strategies)
+        self.virtual_size = Size(0, lines)      # width 0: never a horizontal scrollbar
+        self.call_after_refresh(self._scroll_to_turn)
+
+    def _chart(self) -> TokenChart:
+        width = self.scrollable_content_region.width
+        if self.chart is None or self.chart_width != width:
+            self.chart, self.chart_width = self.tokens.chart(self.turn, width), width
+        return self.chart
+
+    def _scroll_to_turn(self) -> None:
+        line = self._chart().line_of(self.turn)
+        if line is not None:
+            self.scroll_to(y=max(line - 2, 0), animate=False)
+
+    def render_line(self, y: int) -> Strip:
+        chart, base = self._chart(), self.rich_style
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        if scroll_y + y >= len(chart):
+            return Strip.blank(width, base)
+        row, bar = chart.line(scroll_y + y)
+        label_style = base + Style(bold=True, reverse=True) if row.selected else base
+        strip = Strip([Segment(bar.label, label_style),
+                       Segment(bar.blocks, base + self.styles_by_strategy[bar.strategy]),
+                       Segment(f" {bar.tokens:,}", base + Style(bold=row.selected))])
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+
+class TokenScreen(ModalScreen[str | None]):
+    """Tokens of every strategy under the main view's options; `m`/`M` change price model."""
+
+    DEFAULT_CSS = """
+    TokenScreen {
+        align: center middle;
+        #token-dialog {
+            width: 96%; height: 94%;
+            border: round $primary; border-title-color: $text;
+            background: $surface; padding: 0 1;
+        }
+        #token-model { height: auto; }
+        #token-model-select { width: 44; }
+        #token-price { width: 1fr; padding: 0 0 0 2; }
+        #token-legend { height: auto; }
+        #token-totals { height: auto; max-height: 8; }
+        #token-reported { height: auto; color: $text-muted; }
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Close", id="tokens.close"),
+        Binding("m", "step_model(1)", "Next model", id="tokens.next_model"),
+        Binding("M", "step_model(-1)", "Previous model", id="tokens.previous_model"),
+    ]
+    AUTO_FOCUS = "#token-chart"
+
+    tokens: reactive[TokenView | None] = reactive(None, init=False)
+
+    def __init__(self, view: TraceView, turn: int, model: str | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.turn = turn
+        self.problems: list[tuple[str, str]] = []     # (message, severity), shown once mounted
+        try:
+            table = load_prices()
+        except ValueError as e:
+            table = NO_PRICES
+            self.problems.append((f"{e}; costs are unknown", "warning"))
+        try:
+            self.set_reactive(TokenScreen.tokens, TokenView.of(view, table, model))
+        except Exception as e:       # a trace the counts cannot be made for: say so, don't crash
+            self.problems.append((f"token view: {e}", "error"))
+
+    def compose(self) -> ComposeResult:
+        tokens = self.tokens
+        if tokens is None:
+            return
+        with Vertical(id="token-dialog") as dialog:
+            dialog.border_title = f"Input tokens per turn · {len(tokens.stats.turns)} turns"
+            with Horizontal(id="token-model"):
+                # the trace's own model name is trace text: shown literally, never as markup
+                yield Select(tuple((literal(label), i) for i, label in enumerate(tokens.labels())),
+                             allow_blank=False, value=tokens.choices.index(tokens.model),
+                             compact=True, id="token-model-select")
+                yield Static(tokens.price_line(), id="token-price", markup=False)
+            yield Static(legend_text(tokens.stats.strategies, self.turn), id="token-legend")
+            yield TokenBars(tokens, self.turn, id="token-chart")
+            yield DataTable(id="token-totals", cursor_type="none", zebra_stripes=True)
+            yield Static(tokens.reported_text() or "no provider-reported counts in this trace",
+                         id="token-reported", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for message, severity in self.problems:
+            self.notify(message, severity=severity)
+        if self.tokens is None:
+            self.dismiss(None)
+            return
+        self.query_one("#token-totals", DataTable).add_columns(*TOTAL_COLUMNS)
+        self.watch_tokens(self.tokens)
+
+    def watch_tokens(self, tokens: TokenView) -> None:
+        self.query_one("#token-model-select", Select).value = tokens.choices.index(tokens.model)
+        self.query_one("#token-price", Static).update(tokens.price_line())
+        table = self.query_one("#token-totals", DataTable)
+        table.clear()
+        table.add_rows(total_cells(row, tokens.stats.strategies) for row in tokens.totals())
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if self.tokens is not None and isinstance(event.value, int):
+            self.tokens = self.tokens.with_model(self.tokens.choices[event.value])
+
+    def action_step_model(self, step: int) -> None:
+        if self.tokens is not None:
+            self.tokens = self.tokens.step_model(step)
+
+    def action_close(self) -> None:
+        self.dismiss(self.tokens.model if self.tokens is not None else None)

@@ -1,0 +1,198 @@
+"""TokenView: the token view-model of a trace: per-turn bars for each strategy, totals, savings
+and cost at a chosen model's price, all plain data (no Textual, no Rich)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.tokens import Price, PriceTable, cost
+from engine.tokens.models import bare_model
+from ptc_tui.token_stats import TokenStats, token_stats, trace_model
+from ptc_tui.view.trace_view import TraceView
+
+# Eighths of a cell, so a bar's length has 8x the resolution of the terminal.
+PARTIAL_BLOCKS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
+FULL_BLOCK = "█"
+MARKER = "▶ "
+MIN_BAR_WIDTH = 4
+
+
+def cost_text(value: float | None) -> str:
+    """`$0.0123`, or `unknown` when the price is unknown (never a made-up $0)."""
+    if value is None:
+        return "unknown"
+    if 0 < value < 0.0001:
+        return "<$0.0001"          # a real cost too small for 4 decimals is still not $0
+    return f"${value:,.4f}"
+
+
+def price_text(price: Price | None) -> str:
+    return "unknown" if price is None else f"${price.input:g}/M input"
+
+
+def percent_text(percent: float | None) -> str:
+    return "—" if percent is None else f"{percent:.1f}%"
+
+
+def blocks(eighths: int) -> str:
+    """A bar `eighths`/8 cells long."""
+    return FULL_BLOCK * (eighths // 8) + PARTIAL_BLOCKS[eighths % 8]
+
+
+@dataclass(frozen=True)
+class ChartBar:
+    strategy: str
+    tokens: int
+    eighths: int               # bar length in eighths of a cell
+    label: str                 # "▶  3 coalesced  " (marker and turn on a turn's first line)
+
+    @property
+    def blocks(self) -> str:
+        return blocks(self.eighths)
+
+    @property
+    def text(self) -> str:
+        """The whole line: label, bar and the count at its end."""
+        return f"{self.label}{self.blocks} {self.tokens:,}"
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    number: int
+    status: str
+    selected: bool
+    bars: tuple[ChartBar, ...]  # one per strategy, `full` first
+
+
+@dataclass(frozen=True)
+class TokenChart:
+    strategies: tuple[str, ...]
+    rows: tuple[ChartRow, ...]
+    bar_width: int             # cells of the longest bar
+    largest: int               # the count the longest bar stands for
+
+    @classmethod
+    def of(cls, stats: TokenStats, selected: int, width: int) -> "TokenChart":
+        """Bars of every turn and strategy fitting `width` cells with their labels and counts."""
+        names = stats.strategies
+        largest = max((n for t in stats.turns for n in t.tokens.values()), default=0)
+        number_width = max((len(str(t.number)) for t in stats.turns), default=1)
+        name_width = max(map(len, names), default=0)
+        label_width = len(MARKER) + number_width + 1 + name_width + 1
+        bar_width = max(width - label_width - len(f" {largest:,}"), MIN_BAR_WIDTH)
+        scale = bar_width * 8 / largest if largest else 0.0
+
+        def bar(t, i: int, name: str) -> ChartBar:
+            n = t.tokens[name]
+            eighths = max(round(n * scale), 1 if n else 0)
+            marker = MARKER if t.number == selected and i == 0 else " " * len(MARKER)
+            number = str(t.number) if i == 0 else ""
+            return ChartBar(name, n, eighths,
+                            f"{marker}{number:>{number_width}} {name:<{name_width}} ")
+
+        rows = tuple(ChartRow(t.number, t.status, t.number == selected,
+                              tuple(bar(t, i, s) for i, s in enumerate(names)))
+                     for t in stats.turns)
+        return cls(names, rows, bar_width, largest)
+
+    def __len__(self) -> int:
+        """Lines of the chart: one per turn and strategy."""
+        return len(self.rows) * len(self.strategies)
+
+    def line(self, y: int) -> tuple[ChartRow, ChartBar]:
+        """The bar on line `y` and its turn's row."""
+        row = self.rows[y // len(self.strategies)]
+        return row, row.bars[y % len(self.strategies)]
+
+    def line_of(self, number: int) -> int | None:
+        """The line where turn `number`'s bars start (to scroll it into view)."""
+        per_turn = len(self.strategies)
+        return next((i * per_turn for i, r in enumerate(self.rows) if r.number == number), None)
+
+
+@dataclass(frozen=True)
+class TotalRow:
+    strategy: str
+    tokens: int
+    saved: int                 # fewer than `full` (negative: more)
+    saved_percent: float | None
+    cost: float | None         # None: price unknown
+    current: bool              # the strategy the main view shows
+
+
+def model_choices(own: str | None, table: PriceTable) -> tuple[str | None, ...]:
+    """The trace's own model first (None for scripted/replay traces), then the priced ones."""
+    return (own, *(name for name in table.models if name != bare_model(own)))
+
+
+def model_label(name: str | None, own: bool = False) -> str:
+    """A price model's name for the picker; the trace's own model says so."""
+    if name is None:
+        return "no model (prices unknown)"
+    return f"{name} (the trace's)" if own else name
+
+
+@dataclass(frozen=True)
+class TokenView:
+    stats: TokenStats
+    table: PriceTable
+    choices: tuple[str | None, ...]
+    model: str | None          # the model whose prices are shown
+    current: str               # the main view's strategy
+    recorded: str              # the strategy the trace was run with
+
+    @classmethod
+    def of(cls, view: TraceView, table: PriceTable, model: str | None = None) -> "TokenView":
+        """Counts under the view's options with its counter: the trace's encoding, whatever
+        model is later picked for prices (so they match the main screen and stay cached)."""
+        stats = token_stats(view.trace, opts=view.opts,
+                            counter=view.renders.counter)
+        choices = model_choices(trace_model(view.trace), table)
+        chosen = model if model in choices else choices[0]
+        return cls(stats, table, choices, chosen, view.strategy,
+                   view.trace.agent.history.strategy)
+
+    def with_model(self, model: str | None) -> "TokenView":
+        return replace(self, model=model)
+
+    def step_model(self, step: int) -> "TokenView":
+        i = self.choices.index(self.model) if self.model in self.choices else 0
+        return self.with_model(self.choices[(i + step) % len(self.choices)])
+
+    @property
+    def price(self) -> Price | None:
+        return self.table.price_for(self.model)
+
+    @property
+    def encoding(self) -> str:
+        return self.stats.encoding.name
+
+    def labels(self) -> tuple[str, ...]:
+        """The picker's entries, in the order of `choices`."""
+        return tuple(model_label(name, i == 0) for i, name in enumerate(self.choices))
+
+    def price_line(self) -> str:
+        """The chosen model, its input price and how the counts were made."""
+        note = self.stats.encoding.note
+        return (f"{price_text(self.price)} · prices as of {self.table.as_of} · "
+                f"counted with {self.encoding} whatever the price model"
+                + (f" ({note})" if note else ""))
+
+    def totals(self) -> tuple[TotalRow, ...]:
+        price = self.price
+        return tuple(TotalRow(t.strategy, t.tokens, t.saved, t.saved_percent,
+                              cost(price, t.tokens), t.strategy == self.current)
+                     for t in self.stats.totals)
+
+    def chart(self, selected: int, width: int) -> TokenChart:
+        return TokenChart.of(self.stats, selected, width)
+
+    def reported_text(self) -> str | None:
+        """The provider's own input-token count (of the requests as sent), when recorded."""
+        turns = self.stats.turns
+        counted = [t.reported for t in turns if t.reported is not None]
+        if not counted:
+            return None
+        text = f"provider-reported input tokens (as sent, {self.recorded}): {sum(counted):,}"
+        return text if len(counted) == len(turns) else \
+            f"{text} for {len(counted)} of {len(turns)} turns"

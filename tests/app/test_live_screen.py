@@ -1,0 +1,163 @@
+"""Pilot tests of a live run: one turn per key, continue and pause, a failing LLM call and a
+raising tool reported as notifications with nothing lost, saving at any time, quitting."""
+
+import pytest
+
+from engine.agent import SubAgent
+from engine.llm import LLMError, ScriptedLLM
+from engine.trace import load_trace
+from ptc_tui.agent_files import load_agent_file
+from ptc_tui.app import PtcApp
+from ptc_tui.screens import LiveScreen
+from ptc_tui.screens.live_screen import LiveStatus
+from ptc_tui.screens.open_dialog import SaveDialog
+from ptc_tui.widgets import ProgramPanel, TurnList
+from sample_traces import HERE
+from tests.app.conftest import WIDE
+
+pytestmark = pytest.mark.anyio
+
+
+def demo_session():
+    demo = load_agent_file(HERE / "product_search.py")
+    return demo.agent.start(demo.scripted_llm())
+
+
+async def settle(app, pilot):
+    """Let the worker finish its turns and the screen take in their messages."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+def status_line(app) -> str:
+    return str(app.screen.query_one(LiveStatus).content)
+
+
+async def test_the_live_screen_starts_empty_and_says_what_to_press():
+    app = PtcApp(session=demo_session())
+    async with app.run_test(size=WIDE):
+        assert isinstance(app.screen, LiveScreen)
+        assert app.screen.view.trace.turns == ()
+        assert app.screen.query_one(TurnList).row_count == 0
+        assert "0 of 5 turns" in status_line(app) and "n runs the next turn" in status_line(app)
+
+
+async def test_each_n_runs_one_turn_and_the_screen_follows_it():
+    session = demo_session()
+    app = PtcApp(session=session)
+    async with app.run_test(size=WIDE) as pilot:
+        for number in (1, 2):
+            await pilot.press("n")
+            await settle(app, pilot)
+            assert len(session.turns) == number
+            assert app.screen.turn == number
+            assert app.screen.query_one(TurnList).row_count == number
+            assert session.turns[-1].program.strip() in app.screen.query_one(ProgramPanel).plain
+            assert f"{number} of 5 turns" in status_line(app)
+        assert not session.done
+
+
+async def test_c_runs_to_the_end_and_another_step_is_refused(notified):
+    session = demo_session()
+    app = PtcApp(session=session)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("c")
+        await settle(app, pilot)
+        assert session.done and session.result.fail is None
+        assert [t.number for t in app.screen.view.trace.turns] == [1, 2, 3]
+        assert app.screen.view.trace.outcome.status == "returned"
+        assert [n for n in notified if "has ended" in n] == ["the run has ended: returned"]
+        assert "ended: returned" in status_line(app)
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert len(session.turns) == 3
+        assert any("ctrl+s saves it" in n for n in notified), notified
+
+
+async def test_a_new_turn_leaves_an_earlier_selection_alone():
+    app = PtcApp(session=demo_session())
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("n")
+        await settle(app, pilot)
+        await pilot.press("n")
+        await settle(app, pilot)
+        await pilot.press("k")
+        assert app.screen.turn == 1
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert app.screen.turn == 1 and app.screen.query_one(TurnList).row_count == 3
+
+
+class FlakyLLM:
+    """The demo's replies, but call number `fail_on` raises as an HTTP client would."""
+
+    name = "flaky"
+
+    def __init__(self, replies, fail_on: int):
+        self.scripted = ScriptedLLM(list(replies))
+        self.fail_on, self.calls = fail_on, 0
+
+    def __call__(self, messages):
+        self.calls += 1
+        if self.calls == self.fail_on:
+            raise LLMError("openai", "HTTP 503: upstream overloaded")
+        return self.scripted(messages)
+
+
+async def test_a_failing_llm_call_is_a_notification_and_the_turn_can_be_retried(notified):
+    demo = load_agent_file(HERE / "product_search.py")
+    session = demo.agent.start(FlakyLLM(demo.replies, fail_on=2))
+    app = PtcApp(session=session)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("c")
+        await settle(app, pilot)
+        assert len(session.turns) == 1 and not session.done
+        assert any("HTTP 503: upstream overloaded" in n and "1 turns so far are kept" in n
+                   for n in notified)
+        assert app.screen.query_one(TurnList).row_count == 1 and app.is_running
+        await pilot.press("c")
+        await settle(app, pilot)
+        assert session.done and len(session.turns) == 3
+
+
+async def test_a_raising_tool_is_a_notification_and_the_turn_is_recorded(notified):
+    def lookup(sku: str) -> dict:
+        """Look a product up."""
+        raise ValueError(f"no product {sku}")
+    agent = SubAgent(mission="Find product X1.", tools={"lookup": lookup}, max_turns=2)
+    session = agent.start(ScriptedLLM(['```clojure\n(tool/lookup {:sku "X1"})\n```',
+                                       '```clojure\n(return "gone")\n```']))
+    app = PtcApp(session=session)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("n")
+        await settle(app, pilot)
+        [turn] = app.screen.view.trace.turns
+        assert turn.error is not None and turn.error.reason == "tool_error"
+        assert any("tool/lookup raised" in n and "no product X1" in n for n in notified)
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert session.done and session.result.return_value == "gone"
+
+
+async def test_ctrl_s_saves_the_run_so_far_and_quitting_unsaved_asks_twice(tmp_path, notified):
+    session = demo_session()
+    app = PtcApp(session=session)
+    target = tmp_path / "run.json"
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("n")
+        await settle(app, pilot)
+        await pilot.press("q")
+        assert app.is_running and any("1 turns not saved" in n for n in notified)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, SaveDialog)
+        dialog.dismiss(target)
+        await pilot.pause()
+        saved = load_trace(target)
+        assert [t.program for t in saved.turns] == [session.turns[0].program]
+        assert saved.outcome.status == "running"
+        assert not app.screen.unsaved
+        await pilot.press("q")
+        assert not app.is_running

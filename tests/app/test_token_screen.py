@@ -1,0 +1,177 @@
+"""Pilot tests of the TokenScreen: the numbers it shows, the price model, closing it."""
+
+import pytest
+from textual.widgets import DataTable, Select, Static
+
+from engine.tokens import cost, price_for
+from ptc_tui.app import PtcApp
+from ptc_tui.screens.token_screen import TokenBars, TokenScreen
+from ptc_tui.token_stats import token_stats
+from ptc_tui.view.tokens import MARKER, TokenView, cost_text, percent_text
+from tests.app.conftest import WIDE, sample
+
+pytestmark = pytest.mark.anyio
+NARROW = (100, 40)
+
+
+async def open_tokens(app, pilot, model=None, closed=None):
+    app.push_screen(TokenScreen(app.screen.view, app.screen.turn, model=model), closed)
+    await pilot.pause()
+    await pilot.pause()
+    assert isinstance(app.screen, TokenScreen)
+    return app.screen
+
+
+def totals_cells(screen):
+    table = screen.query_one("#token-totals", DataTable)
+    return [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def expected_cells(stats, price, shown):
+    return [[f"{t.strategy} (shown)" if t.strategy == shown else t.strategy, f"{t.tokens:,}",
+             f"{t.saved:,}", percent_text(t.saved_percent), cost_text(cost(price, t.tokens))]
+            for t in stats.totals]
+
+
+@pytest.mark.parametrize("name", ["strategy_comparison", "tool_heavy", "single_shot"])
+async def test_totals_equal_token_stats_and_a_scripted_trace_costs_unknown(view_of, name):
+    base = view_of(name)
+    stats = token_stats(base.trace)
+    app = PtcApp(sample(name))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot)
+        assert screen.tokens.model is None
+        assert totals_cells(screen) == expected_cells(stats, None, base.strategy)
+        assert all(row[-1] == "unknown" for row in totals_cells(screen))
+        assert "unknown" in str(screen.query_one("#token-price", Static).content)
+
+
+async def test_totals_follow_the_options_of_the_main_view(view_of):
+    base = view_of("strategy_comparison")
+    app = PtcApp(sample("strategy_comparison"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("s", "P", "P", "t")
+        await pilot.pause()
+        opts = app.screen.view.opts
+        assert opts != base.opts
+        stats = token_stats(base.trace, overrides={"println_limit": opts.println_limit,
+                                                   "tool_call_limit": opts.tool_call_limit})
+        screen = await open_tokens(app, pilot)
+        assert totals_cells(screen) == expected_cells(stats, None, opts.strategy)
+
+
+async def test_m_cycles_the_price_model_and_costs_follow():
+    app = PtcApp(sample("tool_heavy"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot)
+        choices = screen.tokens.choices
+        select = screen.query_one("#token-model-select", Select)
+        for step in range(1, len(choices) + 1):
+            await pilot.press("m")
+            model = choices[step % len(choices)]
+            assert screen.tokens.model == model
+            assert select.value == step % len(choices)
+            price = price_for(model)
+            assert [r[-1] for r in totals_cells(screen)] == \
+                [cost_text(cost(price, t.tokens)) for t in screen.tokens.stats.totals]
+        await pilot.press("M")
+        assert screen.tokens.model == choices[-1]
+
+
+async def test_picking_gpt_4o_mini_shows_its_price_and_cost(view_of):
+    base = view_of("strategy_comparison")
+    stats = token_stats(base.trace, model="gpt-4o-mini")
+    app = PtcApp(sample("strategy_comparison"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot)
+        select = screen.query_one("#token-model-select", Select)
+        select.value = screen.tokens.choices.index("gpt-4o-mini")
+        await pilot.pause()
+        assert screen.tokens.model == "gpt-4o-mini"
+        assert [r[-1] for r in totals_cells(screen)] == \
+            [cost_text(t.cost) for t in stats.totals]
+        assert all(t.cost is not None and t.cost > 0 for t in stats.totals)
+        price_line = str(screen.query_one("#token-price", Static).content)
+        assert f"${stats.price.input:g}/M input" in price_line
+        assert f"counted with {stats.encoding.name}" in price_line
+
+
+async def test_the_model_picker_works_with_the_mouse():
+    app = PtcApp(sample("single_shot"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot)
+        await pilot.click("#token-model-select")
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert screen.tokens.model == screen.tokens.choices[1]
+
+
+@pytest.mark.parametrize("key", ["escape", "q"])
+async def test_escape_and_q_close_it_returning_the_picked_model(key):
+    app = PtcApp(sample("tool_heavy"))
+    closed = []
+    async with app.run_test(size=WIDE) as pilot:
+        main = app.screen
+        screen = await open_tokens(app, pilot, closed=closed.append)
+        await pilot.press("m", key)
+        await pilot.pause()
+        assert app.screen is main
+        assert closed == [screen.tokens.model] and closed[0] is not None
+
+
+async def test_it_opens_on_the_model_it_is_given():
+    app = PtcApp(sample("tool_heavy"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot, model="gpt-4o-mini")
+        assert screen.tokens.model == "gpt-4o-mini"
+
+
+@pytest.mark.parametrize("size", [NARROW, WIDE])
+async def test_chart_marks_the_selected_turn_and_fits_the_terminal(view_of, size):
+    stats = token_stats(view_of("long_exploration").trace)
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        screen = await open_tokens(app, pilot)
+        bars = screen.query_one(TokenBars)
+        lines = bars.plain.splitlines()
+        assert len(lines) == len(stats.turns) * len(stats.strategies)
+        assert [line for line in lines if line.startswith(MARKER)] == \
+            [lines[3 * len(stats.strategies)]]
+        assert lines[3 * len(stats.strategies)].split()[1] == "4"
+        assert max(map(len, lines)) <= bars.scrollable_content_region.width
+        assert bars.chart.bar_width >= 40          # still a chart at 100 columns
+        counts = [int(line.rsplit(" ", 1)[1].replace(",", "")) for line in lines]
+        assert counts == [t.tokens[s] for t in stats.turns for s in stats.strategies]
+        assert bars.scroll_y > 0                   # the selected turn scrolled into view
+        assert screen.focused is bars               # so arrows and page keys scroll it
+
+
+async def test_a_broken_prices_file_is_a_warning_and_costs_stay_unknown(tmp_path, monkeypatch,
+                                                                       notified):
+    broken = tmp_path / "prices.toml"
+    broken.write_text("as_of = [")
+    monkeypatch.setenv("PTC_TUI_PRICES", str(broken))
+    app = PtcApp(sample("tool_heavy"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot)
+        await pilot.press("m")
+        assert screen.tokens.choices == (None,)
+        assert all(row[-1] == "unknown" for row in totals_cells(screen))
+        assert any("prices file" in n for n in notified)
+
+
+async def test_a_trace_that_cannot_be_counted_is_a_notification_not_a_crash(monkeypatch, notified):
+    def broken(*args, **kwargs):
+        raise RuntimeError("no counts today")
+    monkeypatch.setattr(TokenView, "of", broken)
+    app = PtcApp(sample("tool_heavy"))
+    async with app.run_test(size=WIDE) as pilot:
+        main = app.screen
+        app.push_screen(TokenScreen(main.view, main.turn))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen is main
+        assert any("no counts today" in n for n in notified)

@@ -1,0 +1,155 @@
+"""The token view-model: bars scaled to the width, totals and costs, price models, no Textual."""
+
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+
+from engine.tokens import Price, PriceTable, cost, load_prices
+from ptc_tui.token_stats import TokenStats, TurnTokens, token_stats
+from ptc_tui.view.tokens import (FULL_BLOCK, MARKER, TokenChart, TokenView, blocks, cost_text,
+                                 model_choices, percent_text, price_text)
+
+TABLE = PriceTable("2026-01-01", "test", {"gpt-4o-mini": Price("gpt-4o-mini", 0.15, 0.6),
+                                          "gpt-4o": Price("gpt-4o", 2.5, 10.0)})
+
+
+@pytest.mark.parametrize("value, text", [
+    (None, "unknown"), (0.0123, "$0.0123"), (0.0, "$0.0000"), (0.00002, "<$0.0001"),
+    (1234.5, "$1,234.5000"),
+])
+def test_cost_text_never_shows_an_unknown_price_as_zero(value, text):
+    assert cost_text(value) == text
+
+
+def test_price_and_percent_texts():
+    assert price_text(None) == "unknown"
+    assert price_text(TABLE.models["gpt-4o-mini"]) == "$0.15/M input"
+    assert percent_text(None) == "—"
+    assert percent_text(47.234) == "47.2%"
+
+
+@pytest.mark.parametrize("eighths, text", [(0, ""), (1, "▏"), (7, "▉"), (8, "█"), (19, "██▍")])
+def test_blocks_have_eighth_cell_resolution(eighths, text):
+    assert blocks(eighths) == text
+
+
+@pytest.mark.parametrize("width", [60, 100, 160])
+def test_bars_fit_the_width_and_scale_to_the_largest_count(view, width):
+    stats = TokenView.of(view("strategy_comparison"), TABLE).stats
+    chart = TokenChart.of(stats, selected=3, width=width)
+    largest = max(n for t in stats.turns for n in t.tokens.values())
+    assert chart.largest == largest
+    for row in chart.rows:
+        for bar in row.bars:
+            assert len(bar.text) <= width
+            assert bar.eighths == max(round(bar.tokens * chart.bar_width * 8 / largest),
+                                      1 if bar.tokens else 0)
+    longest = [b for r in chart.rows for b in r.bars if b.tokens == largest][0]
+    assert longest.blocks == FULL_BLOCK * chart.bar_width
+
+
+def test_chart_has_one_row_per_turn_full_first_and_marks_the_selected_turn(view):
+    stats = TokenView.of(view("tool_heavy"), TABLE).stats
+    chart = TokenChart.of(stats, selected=2, width=100)
+    assert [r.number for r in chart.rows] == [t.number for t in stats.turns]
+    assert [r.number for r in chart.rows if r.selected] == [2]
+    assert all(tuple(b.strategy for b in r.bars) == stats.strategies for r in chart.rows)
+    assert stats.strategies[0] == "full"
+    marked = [b.label for r in chart.rows for b in r.bars if b.label.startswith(MARKER)]
+    assert len(marked) == 1 and marked[0].split()[1] == "2"
+    assert chart.line_of(2) == len(stats.strategies)
+
+
+def test_totals_match_token_stats_under_the_main_views_options(view):
+    main = view("strategy_comparison").with_strategy("namespaced").with_options(println_limit=2)
+    tokens = TokenView.of(main, TABLE)
+    expected = token_stats(main.trace, overrides={"println_limit": 2})
+    assert [(r.strategy, r.tokens, r.saved, r.saved_percent) for r in tokens.totals()] == \
+        [(t.strategy, t.tokens, t.saved, t.saved_percent) for t in expected.totals]
+    assert [r.strategy for r in tokens.totals() if r.current] == ["namespaced"]
+    assert tokens.stats.turns == expected.turns
+
+
+def test_counts_reuse_the_main_views_counter(view):
+    main = view("tool_heavy")
+    assert TokenView.of(main, TABLE).stats.encoding is main.renders.counter.encoding
+    assert TokenView.of(main, TABLE).stats.opts == main.opts
+
+
+def test_an_option_the_view_clears_is_cleared_in_the_counts(view):
+    main = view("strategy_comparison").with_options(compaction_tokens=5000)
+    cleared = main.with_options(compaction_tokens=None)
+    assert TokenView.of(cleared, TABLE).stats.opts.compaction_tokens is None
+
+
+def test_a_scripted_trace_has_no_model_so_costs_are_unknown_until_one_is_picked(view):
+    tokens = TokenView.of(view("tool_heavy"), TABLE)
+    assert tokens.model is None and tokens.price is None
+    assert all(r.cost is None for r in tokens.totals())
+    picked = tokens.with_model("gpt-4o-mini")
+    assert [r.cost for r in picked.totals()] == \
+        [cost(TABLE.models["gpt-4o-mini"], t.tokens) for t in tokens.stats.totals]
+    assert "$0.15/M input" in picked.price_line()
+    assert f"counted with {tokens.encoding}" in picked.price_line()
+
+
+def test_step_model_cycles_through_the_trace_model_and_the_price_table(view):
+    tokens = TokenView.of(view("single_shot"), TABLE)
+    assert tokens.choices == (None, "gpt-4o-mini", "gpt-4o")
+    seen = [tokens.step_model(k).model for k in (1, 2, 3, -1)]
+    assert seen == ["gpt-4o-mini", "gpt-4o", None, "gpt-4o"]
+    assert tokens.labels()[0].startswith("no model")
+
+
+def test_a_real_trace_model_comes_first_and_is_not_listed_twice():
+    assert model_choices("openai:gpt-4o", TABLE) == ("openai:gpt-4o", "gpt-4o-mini")
+    assert model_choices("openai:gpt-9", TABLE) == ("openai:gpt-9", "gpt-4o-mini", "gpt-4o")
+
+
+def test_model_names_come_from_the_shipped_price_table(view):
+    table = load_prices()
+    tokens = TokenView.of(view("single_shot"), table)
+    assert set(tokens.choices[1:]) == set(table.models)
+
+
+def with_reported(tokens, counts):
+    turns = tuple(replace(t, reported=n) for t, n in zip(tokens.stats.turns, counts))
+    return replace(tokens, stats=replace(tokens.stats, turns=turns))
+
+
+def test_reported_text_sums_the_providers_counts_when_the_trace_has_them(view):
+    tokens = TokenView.of(view("strategy_comparison"), TABLE)
+    assert tokens.reported_text() is None            # the sample traces record no usage
+    counts = [1000 + i for i in range(len(tokens.stats.turns))]
+    every = with_reported(tokens, counts).reported_text()
+    assert f": {sum(counts):,}" in every and "coalesced" in every
+    some = with_reported(tokens, [1000] + [None] * (len(counts) - 1)).reported_text()
+    assert some.endswith(f": 1,000 for 1 of {len(counts)} turns")
+
+
+def test_chart_for_200_turns_and_4_strategies_is_fast():
+    names = ("full", "coalesced", "namespaced", "compaction")
+    turns = tuple(TurnTokens(n, "ok", {s: n * 100 + i for i, s in enumerate(names)}, None)
+                  for n in range(1, 201))
+    stats = TokenStats(names, None, None, None, None, turns, (), 0)
+    start = time.perf_counter()
+    chart = TokenChart.of(stats, selected=100, width=160)
+    lines = [chart.line(y)[1].text for y in range(len(chart))]
+    assert len(lines) == 800 and lines[-1].endswith("20,003")
+    assert time.perf_counter() - start < 0.05
+
+
+def test_the_token_view_model_loads_no_textual_nor_rich():
+    code = ("import sys, ptc_tui.view.tokens; "
+            "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_trace_with_no_turns_has_an_empty_chart():
+    stats = TokenStats(("full",), None, None, None, None, (), (), 0)
+    chart = TokenChart.of(stats, selected=1, width=100)
+    assert len(chart) == 0 and chart.line_of(1) is None and chart.largest == 0
