@@ -17,6 +17,7 @@ from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.view import TraceView
+from ptc_tui.widgets import escape_controls
 
 
 class PtcApp(App):
@@ -59,8 +60,8 @@ class PtcApp(App):
         try:
             view = TraceView.of(load_trace(path))
         except TraceError as e:
-            self.notify(str(e), title="cannot open trace", severity="error", timeout=10,
-                        markup=False)
+            self.notify(escape_controls(str(e)), title="cannot open trace", severity="error",
+                        timeout=10, markup=False)
             return
         self.trace_path = Path(path)
         self.sub_title = self.trace_path.name

@@ -22,7 +22,7 @@ from engine.trace import Trace
 from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.view import Renders, TraceView
 from ptc_tui.view.trace_view import outcome_text
-from ptc_tui.widgets import literal
+from ptc_tui.widgets import escape_controls, literal
 
 
 class LiveStatus(Static):
@@ -95,7 +95,7 @@ class LiveScreen(TraceScreen):
     def _refuse(self) -> bool:
         if self.session.done:
             self.notify(f"the run has ended ({outcome_text(self.view.trace)}); "
-                        "ctrl+s saves it", severity="information")
+                        "ctrl+s saves it", severity="information", markup=False)
             return True
         if self.running:
             self.notify("a turn is running", severity="information")
@@ -139,14 +139,16 @@ class LiveScreen(TraceScreen):
             self.turn = event.turn.number
         for call in event.turn.tool_calls:
             if call.error is not None:
-                self.notify(f"turn {event.turn.number}: tool/{call.name} raised: {call.error}",
+                self.notify(escape_controls(
+                    f"turn {event.turn.number}: tool/{call.name} raised: {call.error}"),
                             title="tool error", severity="warning", markup=False)
         if event.trace.outcome.status != "running":
             self.notify(f"the run has ended: {outcome_text(event.trace)}", markup=False)
         self._show_status()
 
     def on_live_screen_step_failed(self, event: StepFailed) -> None:
-        self.notify(f"{event.reason}\nThe {len(self.view.trace.turns)} turns so far are kept; "
+        self.notify(f"{escape_controls(event.reason)}\n"
+                    f"The {len(self.view.trace.turns)} turns so far are kept; "
                     "n retries the turn.", title="turn not run", severity="error", timeout=10,
                     markup=False)
 

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Select, Static
 from engine.tokens import PriceTable, load_prices
 from ptc_tui.view.tokens import (TokenChart, TokenView, TotalRow, cost_text, percent_text)
 from ptc_tui.view.trace_view import TraceView
-from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.literal import escape_controls, literal
 
 STRATEGY_STYLES = {"full": "bright_blue", "coalesced": "green", "namespaced": "magenta",
                    "compaction": "yellow"}
@@ -173,7 +173,7 @@ class TokenScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         for message, severity in self.problems:
-            self.notify(message, severity=severity)
+            self.notify(escape_controls(message), severity=severity, markup=False)
         if self.tokens is None:
             self.dismiss(None)
             return

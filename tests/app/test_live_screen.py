@@ -124,7 +124,7 @@ async def test_a_failing_llm_call_is_a_notification_and_the_turn_can_be_retried(
 async def test_a_raising_tool_is_a_notification_and_the_turn_is_recorded(notified):
     def lookup(sku: str) -> dict:
         """Look a product up."""
-        raise ValueError(f"no product {sku}")
+        raise ValueError(f"no product {sku} [bold red]gone[/] \x1b[2J")
     agent = SubAgent(mission="Find product X1.", tools={"lookup": lookup}, max_turns=2)
     session = agent.start(ScriptedLLM(['```clojure\n(tool/lookup {:sku "X1"})\n```',
                                        '```clojure\n(return "gone")\n```']))
@@ -134,7 +134,8 @@ async def test_a_raising_tool_is_a_notification_and_the_turn_is_recorded(notifie
         await settle(app, pilot)
         [turn] = app.screen.view.trace.turns
         assert turn.error is not None and turn.error.reason == "tool_error"
-        assert any("tool/lookup raised" in n and "no product X1" in n for n in notified)
+        [notice] = [n for n in notified if "tool/lookup raised" in n]
+        assert "no product X1 [bold red]gone[/] \\x1b[2J" in notice and "\x1b" not in notice
         await pilot.press("n")
         await settle(app, pilot)
         assert session.done and session.result.return_value == "gone"

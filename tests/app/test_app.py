@@ -1,0 +1,173 @@
+"""Pilot tests of the app as a whole: opening traces and samples (a corrupt one loses nothing),
+the command palette, the clipboard, the mouse, and the dialogs wired into the main screen."""
+
+import json
+
+import pytest
+
+from engine.trace import load_trace
+from ptc_tui.app import PtcApp
+from ptc_tui.screens import LiveScreen, TraceScreen
+from ptc_tui.screens.diff_screen import DiffScreen
+from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
+from ptc_tui.screens.token_screen import TokenScreen
+from ptc_tui.widgets import MessagePanel, ProgramPanel, TurnList
+from ptc_tui.widgets.options_panel import OptionsPanel
+from tests.app.conftest import WIDE, sample
+from tests.app.test_live_screen import demo_session, settle
+
+pytestmark = pytest.mark.anyio
+
+
+async def choose(app, pilot, dialog_type, result):
+    """The dialog on top is a `dialog_type`; answer it with `result` as the user would."""
+    await pilot.pause()
+    assert isinstance(app.screen, dialog_type)
+    app.screen.dismiss(result)
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def test_ctrl_o_opens_another_trace(view_of):
+    app = PtcApp(sample("single_shot"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("ctrl+o")
+        await choose(app, pilot, OpenDialog, sample("tool_heavy"))
+        assert isinstance(app.screen, TraceScreen)
+        assert app.screen.view.trace == view_of("tool_heavy").trace
+        assert app.sub_title == "tool_heavy.json"
+        assert app.screen.query_one(TurnList).row_count == len(app.screen.view.trace.turns)
+        assert len(app.screen_stack) == 2            # replaced, not stacked
+
+
+@pytest.mark.parametrize("content", ['{"version": 1, "turns": [', "\xff\xfe not utf-8", "[]"])
+async def test_a_corrupt_trace_is_a_notification_and_the_current_one_stays(tmp_path, content,
+                                                                         notified):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content.encode("latin-1"))
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("j", "j")
+        before = app.screen
+        await pilot.press("ctrl+o")
+        await choose(app, pilot, OpenDialog, bad)
+        assert app.screen is before and app.screen.turn == 3 and app.is_running
+        assert app.sub_title == "error_recovery.json"
+        assert any("bad.json" in n for n in notified)
+
+
+async def test_ctrl_e_picks_a_bundled_sample(view_of):
+    app = PtcApp(sample("single_shot"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("ctrl+e")
+        await choose(app, pilot, SamplePickerDialog, sample("fail_not_found"))
+        assert app.screen.view.trace == view_of("fail_not_found").trace
+
+
+async def test_an_unsaved_live_run_is_not_replaced_by_opening_a_trace(notified):
+    app = PtcApp(session=demo_session())
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("n")
+        await settle(app, pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(app.screen, LiveScreen)
+        assert any("not saved" in n for n in notified)
+
+
+async def test_the_command_palette_runs_the_apps_own_commands():
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for title in ("Search", "Go to turn", "Tokens", "Diff", "Save", "Open", "Samples",
+                      "Options", "Help", "Theme", "Strategy: namespaced"):
+            assert title in titles
+        assert app.screen.view.strategy != "namespaced"
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Strategy: namespaced")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TraceScreen) and app.screen.view.strategy == "namespaced"
+
+
+async def test_y_copies_the_user_message_and_Y_the_whole_request(view_of):
+    view = view_of("error_recovery")
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("j", "j", "y")
+        assert app.clipboard == view.last_user_message(3) and "Turns left" in app.clipboard
+        await pilot.press("Y")
+        messages, _ = view.rendering.requests[2]
+        assert json.loads(app.clipboard) == list(messages)
+
+
+async def test_clicking_a_turn_selects_it():
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        table = app.screen.query_one(TurnList)
+        await pilot.click(TurnList, offset=(2, table.header_height + 4))   # the fifth row
+        await pilot.pause()
+        assert app.screen.turn == 5
+        assert "turn 5" in app.screen.query_one(ProgramPanel).border_title
+
+
+async def test_the_options_panel_changes_every_pane_at_once(view_of):
+    base = view_of("long_exploration")
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=(160, 60)) as pilot:
+        await pilot.press(*["j"] * 6)
+        panel = app.screen.query_one(OptionsPanel)
+        assert not panel.display
+        await pilot.press("o")
+        assert panel.display and panel.has_focus_within
+        await pilot.click("#option-println-limit .less")
+        await pilot.pause()
+        expected = base.with_options(println_limit=base.opts.println_limit - 1)
+        assert app.screen.view.opts == expected.opts and app.screen.turn == 7
+        shown = app.screen.query_one(MessagePanel).plain
+        assert shown.startswith(f"{expected.turn(7).messages.tokens:,} tokens")
+        table = app.screen.query_one(TurnList)
+        assert [table.get_row_at(i)[2].plain for i in range(table.row_count)] == \
+            [f"{r.tokens:,}" for r in expected.rows()]
+        await pilot.press("p")                       # keys and panel stay in step
+        await pilot.pause()
+        assert panel.query_one("#option-println-limit Input").value == str(base.opts.println_limit)
+
+
+async def test_go_to_search_and_diff_move_the_main_selection(view_of):
+    view = view_of("error_recovery")
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("colon", "6", "enter")
+        await pilot.pause()
+        assert app.screen.turn == 6
+        first = view.search("Error")[0].turn
+        assert first != 6
+        await pilot.press("slash", *"Error")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.turn == first
+        await pilot.press("g", "d")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        await pilot.press("j", "j", "escape")
+        await pilot.pause()
+        assert app.screen.turn == 3
+
+
+async def test_the_token_view_remembers_the_chosen_model():
+    app = PtcApp(sample("tool_heavy"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, TokenScreen)
+        await pilot.press("m", "m", "escape")
+        await pilot.pause()
+        chosen = app.screen.price_model
+        assert chosen is not None
+        await pilot.press("v")
+        await pilot.pause()
+        assert app.screen.tokens.model == chosen
