@@ -3,15 +3,19 @@ The screen owns the view (strategy and limits) and the selected turn; widgets bi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Select
+from textual.worker import get_current_worker
 
 from engine.history import STRATEGIES
 from engine.trace import save_trace
@@ -19,7 +23,7 @@ from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
-from ptc_tui.view import TraceView, TurnView
+from ptc_tui.view import Header, TraceView, TurnRow, TurnView
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.options_panel import OptionsPanel
 
@@ -53,9 +57,18 @@ class TraceScreen(Screen):
         Binding("ctrl+s", "save", "Save", id="trace.save"),
     ]
 
+    @dataclass
+    class Counted(Message):
+        """Every turn of `view` is counted: the turn list and the header can follow."""
+        view: TraceView
+        rows: tuple[TurnRow, ...]
+        header: Header
+
     view: reactive[TraceView | None] = reactive(None, init=False)
     turn: reactive[int] = reactive(1, init=False)
     current: reactive[TurnView | None] = reactive(None, init=False)
+    turn_rows: reactive[tuple[TurnRow, ...]] = reactive((), init=False)
+    header_info: reactive[Header | None] = reactive(None, init=False)
 
     def __init__(self, view: TraceView, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -65,11 +78,13 @@ class TraceScreen(Screen):
         numbers = view.turns
         self.set_reactive(TraceScreen.turn, min(numbers) if numbers else 0)
         self.set_reactive(TraceScreen.current, self._turn_view())
+        self.set_reactive(TraceScreen.turn_rows, view.rows())
+        self.set_reactive(TraceScreen.header_info, view.header())
 
     def compose(self) -> ComposeResult:
-        yield TraceHeader().data_bind(TraceScreen.view)
+        yield TraceHeader().data_bind(TraceScreen.header_info)
         with Horizontal(id="body"):
-            yield TurnList(id="turn-list").data_bind(TraceScreen.view, TraceScreen.turn)
+            yield TurnList(id="turn-list").data_bind(TraceScreen.turn_rows, TraceScreen.turn)
             with Horizontal(id="panes"):
                 yield ProgramPanel(id="program").data_bind(TraceScreen.current)
                 yield MessagePanel(id="messages").data_bind(TraceScreen.current)
@@ -95,9 +110,25 @@ class TraceScreen(Screen):
         return tuple(STRATEGIES)
 
     def watch_view(self, view: TraceView) -> None:
+        """The selected turn first (its panes count one request), then every other count."""
         self.current = self._turn_view()
         if self.is_mounted:
             self.query_one(OptionsPanel).show_opts(view.opts)
+        self.count_turns(view)
+
+    # a description, else Textual builds one from repr(view): the whole trace
+    @work(thread=True, exclusive=True, group="counts", description="count every turn")
+    def count_turns(self, view: TraceView) -> None:
+        worker = get_current_worker()
+        for i in range(len(view.trace.turns)):
+            if worker.is_cancelled:              # a newer change supersedes this one
+                return
+            view.rendering.count(i), view.full_rendering.count(i)
+        self.post_message(self.Counted(view, view.rows(), view.header()))
+
+    def on_trace_screen_counted(self, event: Counted) -> None:
+        if event.view is self.view:              # not a view already replaced by another
+            self.turn_rows, self.header_info = event.rows, event.header
 
     def watch_turn(self) -> None:
         self.current = self._turn_view()

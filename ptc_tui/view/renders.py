@@ -3,9 +3,9 @@ so that switching a strategy or a limit back is free, with one token counter for
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.history import HistoryOpts, RenderStats, render_turns
+from engine.history import STRATEGIES, HistoryOpts, RenderStats, render_turns
 from engine.tokens import MessageCounts, TokenCounter, encoding_for_model
 from engine.trace import Trace
 from ptc_tui.token_stats import trace_model
@@ -13,11 +13,26 @@ from ptc_tui.token_stats import trace_model
 
 @dataclass(frozen=True)
 class Rendering:
-    """What every turn was (or would have been) sent under `opts` (its strategy included)."""
+    """What every turn was (or would have been) sent under `opts` (its strategy included; other
+    options that only differ where the strategy does not look render the same).
+    Requests are rendered at once; token counts are taken turn by turn as they are asked for,
+    so the selected turn can be shown before the whole trace is counted."""
 
     opts: HistoryOpts
     requests: tuple[tuple[tuple[dict, ...], RenderStats], ...]   # element i: turn i + 1
-    counts: tuple[MessageCounts, ...]
+    counter: TokenCounter = field(repr=False, compare=False)
+    _counts: dict[int, MessageCounts] = field(default_factory=dict, repr=False, compare=False)
+
+    def count(self, i: int) -> MessageCounts:
+        """The token counts of request `i` (0-based), counted once."""
+        counts = self._counts.get(i)
+        if counts is None:
+            counts = self._counts[i] = self.counter.count_messages(self.requests[i][0])
+        return counts
+
+    @property
+    def counts(self) -> tuple[MessageCounts, ...]:
+        return tuple(self.count(i) for i in range(len(self.requests)))
 
     @property
     def total(self) -> int:
@@ -31,16 +46,18 @@ class Renders:
         self.trace = trace
         self.counter = counter if counter is not None else TokenCounter(
             encoding_for_model(trace_model(trace)))
-        self._cache: dict[HistoryOpts, Rendering] = {}
+        self._cache: dict[tuple, Rendering] = {}
 
     def get(self, opts: HistoryOpts) -> Rendering:
-        cached = self._cache.get(opts)
+        """The rendering under `opts`; options the strategy does not read share one (so a
+        limit change re-renders and recounts only the strategies that use the limit)."""
+        key = (opts.strategy, *(getattr(opts, name) for name in STRATEGIES[opts.strategy].options))
+        cached = self._cache.get(key)
         if cached is None:
             requests = render_turns(opts.strategy, self.trace.turns, self.trace.context(), opts)
-            cached = self._cache[opts] = Rendering(
-                opts,
-                tuple((tuple(messages), stats) for messages, stats in requests),
-                tuple(self.counter.count_messages(messages) for messages, _ in requests))
+            cached = self._cache[key] = Rendering(
+                opts, tuple((tuple(messages), stats) for messages, stats in requests),
+                self.counter)
         return cached
 
     def __len__(self) -> int:

@@ -62,7 +62,7 @@ class SearchHit:
 
 @dataclass(frozen=True)
 class TraceView:
-    trace: Trace
+    trace: Trace = field(repr=False)     # a repr of a whole trace helps no one
     opts: HistoryOpts
     renders: Renders = field(compare=False, repr=False)
 
@@ -115,11 +115,11 @@ class TraceView:
         i = self._index(number)
         t = self.trace.turns[i]
         messages, stats = self.rendering.requests[i]
-        counts = self.rendering.counts[i]
+        counts = self.rendering.count(i)
         pane = MessagePane(
             tuple(MessageView(m["role"], m.get("content") or "", n)
                   for m, n in zip(messages, counts.per_message)),
-            counts.total, self.full_rendering.counts[i].total,
+            counts.total, self.full_rendering.count(i).total,
             dropped_items(stats, self.turns, self.opts))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,
                         memory_rows(self.turns, number, self.opts))

@@ -6,15 +6,14 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from ptc_tui.view import TraceView
+from ptc_tui.view import Header
 from ptc_tui.widgets.literal import literal
 
 # The limits a user tunes most; the rest are in the trace file and the (future) options screen.
 SHOWN_LIMITS = ("println_limit", "tool_call_limit", "sample_limit")
 
 
-def header_text(view: TraceView) -> Text:
-    h = view.header()
+def header_text(h: Header) -> Text:
     limits = dict(h.limits)
     if h.saved_percent is None:
         saved = ""
@@ -48,8 +47,8 @@ class TraceHeader(Static):
     }
     """
 
-    view: reactive[TraceView | None] = reactive(None)
+    header_info: reactive[Header | None] = reactive(None)
 
-    def watch_view(self, view: TraceView | None) -> None:
-        if view is not None:
-            self.update(header_text(view))
+    def watch_header_info(self, header: Header | None) -> None:
+        if header is not None:
+            self.update(header_text(header))

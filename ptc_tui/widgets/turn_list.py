@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from ptc_tui.view import TraceView, TurnRow
+from ptc_tui.view import TurnRow
 
 GLYPHS = {"ok": ("✓", "green"), "error": ("✗", "red"), "return": ("⏎", "bold green"),
           "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow")}
@@ -42,21 +42,18 @@ class TurnList(DataTable):
         def control(self) -> "TurnList":
             return self.turn_list
 
-    view: reactive[TraceView | None] = reactive(None)
+    turn_rows: reactive[tuple[TurnRow, ...]] = reactive(())
     turn: reactive[int] = reactive(1)
 
     def __init__(self, **kwargs) -> None:
+        self.numbers: tuple[int, ...] = ()     # before DataTable's init, which sets reactives
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
-        self.numbers: tuple[int, ...] = ()
 
     def _add_columns(self) -> None:
         for label, key in zip(("#", "", "tokens", "full"), COLUMN_KEYS):
             self.add_column(label, key=key)
 
-    def watch_view(self, view: TraceView | None) -> None:
-        if view is None:
-            return
-        rows = view.rows()
+    def watch_turn_rows(self, rows: tuple[TurnRow, ...]) -> None:
         if tuple(r.number for r in rows) == self.numbers:
             # same turns, new counts: update in place so the cursor never moves
             for r in rows:

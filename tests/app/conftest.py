@@ -11,6 +11,14 @@ def sample(name: str):
     return HERE / f"{name}.json"
 
 
+async def settle(app, pilot):
+    """Let the workers finish (live turns, counting every turn) and the screen take in their
+    messages."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
 @pytest.fixture
 def view_of():
     """A fresh TraceView of a sample trace, to compare the screen's numbers with."""

@@ -13,8 +13,8 @@ from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.widgets import MessagePanel, ProgramPanel, TurnList
 from ptc_tui.widgets.options_panel import OptionsPanel
-from tests.app.conftest import WIDE, sample
-from tests.app.test_live_screen import demo_session, settle
+from tests.app.conftest import WIDE, sample, settle
+from tests.app.test_live_screen import demo_session
 
 pytestmark = pytest.mark.anyio
 
@@ -123,7 +123,7 @@ async def test_the_options_panel_changes_every_pane_at_once(view_of):
         await pilot.press("o")
         assert panel.display and panel.has_focus_within
         await pilot.click("#option-println-limit .less")
-        await pilot.pause()
+        await settle(app, pilot)
         expected = base.with_options(println_limit=base.opts.println_limit - 1)
         assert app.screen.view.opts == expected.opts and app.screen.turn == 7
         shown = app.screen.query_one(MessagePanel).plain

@@ -13,7 +13,7 @@ from ptc_tui.screens.live_screen import LiveStatus
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.widgets import ProgramPanel, TurnList
 from sample_traces import HERE
-from tests.app.conftest import WIDE
+from tests.app.conftest import WIDE, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -21,13 +21,6 @@ pytestmark = pytest.mark.anyio
 def demo_session():
     demo = load_agent_file(HERE / "product_search.py")
     return demo.agent.start(demo.scripted_llm())
-
-
-async def settle(app, pilot):
-    """Let the worker finish its turns and the screen take in their messages."""
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.pause()
 
 
 def status_line(app) -> str:

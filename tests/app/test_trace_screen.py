@@ -9,7 +9,7 @@ from ptc_tui.widgets.trace_header import header_text
 from ptc_tui.widgets.turn_list import GLYPHS
 from engine.trace import load_trace
 from ptc_tui.view import TraceView
-from tests.app.conftest import WIDE, sample
+from tests.app.conftest import WIDE, sample, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -70,13 +70,13 @@ async def test_s_cycles_the_strategy_and_every_count_follows(view_of):
         i = STRATEGY_CYCLE.index(start)
         for step in range(1, len(STRATEGY_CYCLE) + 1):
             await pilot.press("s")
-            await pilot.pause()
+            await settle(app, pilot)
             name = STRATEGY_CYCLE[(i + step) % len(STRATEGY_CYCLE)]
             expected = base.with_strategy(name)
             assert app.screen.view.strategy == name
             assert app.screen.turn == 3                      # selection kept
             header = app.screen.query_one(TraceHeader)
-            assert str(header.content) == header_text(expected).plain
+            assert str(header.content) == header_text(expected.header()).plain
             assert f"{expected.header().tokens:,} tokens" in str(header.content)
             assert [c[2] for c in turn_list_cells(app)] == [f"{r.tokens:,}"
                                                           for r in expected.rows()]

@@ -71,6 +71,15 @@ def test_one_counter_for_every_view(view):
     assert len(v.renders) == 2
 
 
+def test_a_limit_full_does_not_read_reuses_its_rendering(view):
+    v = view("long_exploration").with_strategy("coalesced")
+    full = v.full_rendering
+    changed = v.with_options(println_limit=v.opts.println_limit + 1)
+    assert changed.full_rendering is full
+    assert changed.rendering is not v.rendering
+    assert changed.turn(7).messages.full_tokens == v.turn(7).messages.full_tokens
+
+
 def test_counter_can_be_shared_across_traces(traces):
     counter = TokenCounter()
     a, b = (TraceView.of(traces(n), renders=Renders(traces(n), counter))

@@ -21,6 +21,8 @@ STRATEGIES: dict[str, type["Strategy"]] = {}
 
 class Strategy(Protocol):
     name: str
+    options: tuple[str, ...]   # the HistoryOpts fields it reads: options equal on these render
+                               # the same requests, so a cache can key on them alone
 
     def __init__(self, context: RenderContext, opts: HistoryOpts): ...
 

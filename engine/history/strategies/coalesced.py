@@ -52,6 +52,8 @@ class _Def:
 @register
 class Coalesced:
     name = "coalesced"
+    options = ("println_limit", "tool_call_limit", "sample_limit", "sample_printable_limit",
+               "args_limit", "args_printable_limit", "sample_rule", "errors")
 
     def __init__(self, context, opts):
         self.context, self.opts = context, opts

@@ -30,6 +30,7 @@ CHARS_PER_TOKEN = 4
 @register
 class Compaction(Full):
     name = "compaction"
+    options = (*Full.options, "compaction_turns", "compaction_tokens", "keep_recent_turns")
 
     def __init__(self, context, opts):
         super().__init__(context, opts)

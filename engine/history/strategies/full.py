@@ -50,6 +50,7 @@ def stored_line(memory: Mapping) -> str | None:
 @register
 class Full:
     name = "full"
+    options = ("sample_limit", "sample_printable_limit")    # the data samples of the prompt
 
     def __init__(self, context, opts):
         self.context, self.opts = context, opts

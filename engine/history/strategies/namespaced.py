@@ -49,6 +49,8 @@ FINAL_TURN = "FINAL TURN - you must call (return result) or (fail reason) now."
 @register
 class Namespaced:
     name = "namespaced"
+    options = ("println_limit", "tool_call_limit", "sample_limit", "sample_printable_limit",
+               "args_limit", "args_printable_limit")
 
     def __init__(self, context, opts):
         self.context, self.opts = context, opts
