@@ -12,6 +12,9 @@ from ptc_tui.widgets.literal import escape_controls, literal
 from ptc_tui.widgets.text_panel import TextPanel, section
 
 
+NO_TURN = "No turn yet. In a live run, n runs the first turn and c runs them all."
+
+
 def _offset(lines: list[str], line: int, col: int) -> int:
     """Index in the escaped program of 1-based (`line`, `col`) of the raw program."""
     line = max(1, min(line, len(lines)))
@@ -65,6 +68,8 @@ class ProgramPanel(TextPanel):
         super().__init__("program", **kwargs)
 
     def watch_current(self, current: TurnView | None) -> None:
-        if current is not None:
-            self.border_title = f"program · turn {current.number} · {current.status}"
-            self.show(pane_text(current.program))
+        if current is None:
+            self.show(Text(NO_TURN, "dim italic"))
+            return
+        self.border_title = f"program · turn {current.number} · {current.status}"
+        self.show(pane_text(current.program))

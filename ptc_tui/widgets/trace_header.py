@@ -9,28 +9,30 @@ from textual.widgets import Static
 from ptc_tui.view import Header
 from ptc_tui.widgets.literal import literal
 
-# The limits a user tunes most; the rest are in the trace file and the (future) options screen.
-SHOWN_LIMITS = ("println_limit", "tool_call_limit", "sample_limit")
+# The limits a user tunes most, with short names; every option is in the options panel (`o`).
+SHOWN_LIMITS = (("println_limit", "println"), ("tool_call_limit", "tool calls"),
+                ("sample_limit", "samples"))
+OUTCOME_STYLES = {"returned": "green", "running": "yellow"}
 
 
 def header_text(h: Header) -> Text:
     limits = dict(h.limits)
-    if h.saved_percent is None:
-        saved = ""
-    elif h.saved >= 0:
-        saved = f"saved {h.saved:,} ({h.saved_percent:.1f}%) vs full"
-    else:
-        saved = f"{-h.saved:,} more than full (+{-h.saved_percent:.1f}%)"
+    shown = ", ".join(f"{short} {limits[name]}" for name, short in SHOWN_LIMITS if name in limits)
     text = Text()
     text.append_text(literal(h.mission, "bold"))
     text.append("\n")
     text.append_text(literal(h.llm, "cyan"))
-    text.append("  ·  ")
-    text.append(h.outcome, "green" if h.outcome == "returned" else "red")
-    text.append("  ·  strategy ")
+    text.append(" · ")
+    text.append_text(literal(h.outcome, OUTCOME_STYLES.get(h.outcome, "red")))
+    text.append(" · ")
     text.append(h.strategy, "bold")
-    text.append("  " + " ".join(f"{k}={limits[k]}" for k in SHOWN_LIMITS if k in limits))
-    text.append(f"  ·  {h.tokens:,} tokens (full {h.full_tokens:,})  {saved}")
+    text.append(f": {shown} · {h.tokens:,} tokens")
+    if h.saved_percent is not None and h.saved:
+        fewer = h.saved > 0
+        text.append(f", {abs(h.saved):,} {'fewer' if fewer else 'more'} than full "
+                    f"({abs(h.saved_percent):.1f}%)", "green" if fewer else "red")
+    elif h.saved_percent is not None:
+        text.append(", as many as full")
     return text
 
 

@@ -12,6 +12,7 @@ from ptc_tui.screens import LiveScreen
 from ptc_tui.screens.live_screen import LiveStatus
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.widgets import ProgramPanel, TurnList
+from ptc_tui.widgets.program_panel import NO_TURN
 from sample_traces import HERE
 from tests.app.conftest import WIDE, settle
 
@@ -34,6 +35,7 @@ async def test_the_live_screen_starts_empty_and_says_what_to_press():
         assert app.screen.view.trace.turns == ()
         assert app.screen.query_one(TurnList).row_count == 0
         assert "0 of 5 turns" in status_line(app) and "n runs the next turn" in status_line(app)
+        assert app.screen.query_one(ProgramPanel).plain == NO_TURN
 
 
 async def test_each_n_runs_one_turn_and_the_screen_follows_it():
