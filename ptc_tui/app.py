@@ -84,8 +84,9 @@ class PtcApp(App):
         screen = self.screen
         if isinstance(screen, TraceScreen) and screen.unsaved and not self._quit_warned:
             self._quit_warned = True
-            self.notify(f"{len(screen.view.trace.turns) - screen.saved_turns} turns not saved: "
-                        "ctrl+s saves them, q again quits", title="quit", severity="warning")
+            unsaved = len(screen.view.trace.turns) - screen.saved_turns
+            self.notify(f"{unsaved} turn{'s' * (unsaved != 1)} not saved: ctrl+s saves, "
+                        "q again quits", title="quit", severity="warning")
             return
         self.exit()
 

@@ -147,8 +147,9 @@ class LiveScreen(TraceScreen):
         self._show_status()
 
     def on_live_screen_step_failed(self, event: StepFailed) -> None:
+        kept = len(self.view.trace.turns)
         self.notify(f"{escape_controls(event.reason)}\n"
-                    f"The {len(self.view.trace.turns)} turns so far are kept; "
+                    f"Nothing recorded is lost ({kept} turn{'s' * (kept != 1)} kept); "
                     "n retries the turn.", title="turn not run", severity="error", timeout=10,
                     markup=False)
 

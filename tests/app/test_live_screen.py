@@ -108,7 +108,7 @@ async def test_a_failing_llm_call_is_a_notification_and_the_turn_can_be_retried(
         await pilot.press("c")
         await settle(app, pilot)
         assert len(session.turns) == 1 and not session.done
-        assert any("HTTP 503: upstream overloaded" in n and "1 turns so far are kept" in n
+        assert any("HTTP 503: upstream overloaded" in n and "Nothing recorded is lost (1 turn kept)" in n
                    for n in notified)
         assert app.screen.query_one(TurnList).row_count == 1 and app.is_running
         await pilot.press("c")
@@ -144,7 +144,7 @@ async def test_ctrl_s_saves_the_run_so_far_and_quitting_unsaved_asks_twice(tmp_p
         await pilot.press("n")
         await settle(app, pilot)
         await pilot.press("q")
-        assert app.is_running and any("1 turns not saved" in n for n in notified)
+        assert app.is_running and any("1 turn not saved" in n for n in notified)
         await pilot.press("ctrl+s")
         await pilot.pause()
         dialog = app.screen
