@@ -1,0 +1,254 @@
+"""SVG snapshots of the main screen (wide and narrow), help, token view and diff view, each
+beside a pilot test of the same keys that asserts the state the picture shows: an SVG diff
+tells that something changed, the pilot test tells what.
+
+Regenerate after a deliberate change of the look: `pytest tests/app/test_snapshots.py
+--snapshot-update`, then look at the SVGs in tests/app/__snapshots__/test_snapshots/."""
+
+import os
+from contextlib import asynccontextmanager
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from ptc_tui.app import PtcApp
+from ptc_tui.screens.diff_screen import DiffScreen
+from ptc_tui.screens.help_screen import HelpScreen
+from ptc_tui.screens.token_screen import TokenBars, TokenScreen
+from ptc_tui.screens.trace_screen import TraceScreen
+from ptc_tui.token_stats import token_stats
+from ptc_tui.view.tokens import MARKER, cost_text, percent_text
+from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets.text_panel import TextPanel
+from tests.app.conftest import WIDE, sample
+
+NARROW = (100, 40)       # under the 140-column breakpoint: the three panes stack
+SAMPLE = "error_recovery"  # failed turns with error spans, tool calls, dropped history
+THEME = "textual-dark"
+
+# The same keys drive each snapshot and its pilot test.
+MAIN_KEYS = ("j", "j")                   # turn 3: an unbound_var error, 2 items dropped
+HELP_KEYS = ("j", "j", "question_mark")
+TOKEN_KEYS = ("j", "j", "v")
+DIFF_KEYS = ("j", "j", "d")
+TURN = 3
+
+
+async def settle(app, pilot) -> None:
+    """Let the workers finish (the turn counts) and the screen take in what they sent."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+async def drive(pilot, keys: tuple[str, ...]) -> None:
+    """THEME on, then `keys` one at a time, each screen settled before the next key, so the
+    picture never depends on how fast this machine counts tokens."""
+    pilot.app.theme = THEME
+    await settle(pilot.app, pilot)
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot.app, pilot)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+@pytest.fixture(autouse=True)
+def machine_independent(monkeypatch):
+    """Colour on whatever NO_COLOR says, and the bundled prices whatever PTC_TUI_PRICES says."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("PTC_TUI_PRICES", raising=False)
+
+
+@pytest.fixture
+def shoot(notified, snap_compare):
+    """`shoot(keys, size)`: a PtcApp of SAMPLE after `keys`, compared with its stored SVG; no
+    notification may have been raised (a toast's timeout against the machine's speed would make
+    the picture racy). THEME is set whatever TEXTUAL_THEME says; TEXTUAL_DIM_FACTOR is read when
+    Textual is imported, too late to undo, so a run that sets it skips the pictures."""
+    if "TEXTUAL_DIM_FACTOR" in os.environ:
+        pytest.skip("TEXTUAL_DIM_FACTOR is set: the snapshots are drawn at Textual's default")
+
+    def compare(keys: tuple[str, ...], size: tuple[int, int]) -> bool:
+        async def run_before(pilot) -> None:
+            await drive(pilot, keys)
+        return snap_compare(PtcApp(sample(SAMPLE)), terminal_size=size, run_before=run_before)
+    yield compare
+    assert notified == []
+
+
+@asynccontextmanager
+async def driven(keys: tuple[str, ...], size: tuple[int, int]):
+    """The app under pilot after `keys`, driven as the snapshot drives it."""
+    app = PtcApp(sample(SAMPLE))
+    async with app.run_test(size=size) as pilot:
+        await drive(pilot, keys)
+        yield app
+
+
+def turn_list_cells(app) -> list[list[str]]:
+    table = app.screen.query_one(TurnList)
+    return [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def assert_main_screen_state(app, view) -> None:
+    """The main screen on turn TURN of `view`, every number shown as the view-model counts it."""
+    screen = app.screen
+    assert type(screen) is TraceScreen
+    assert screen.turn == TURN and screen.view.strategy == view.strategy
+    assert screen.query_one(TurnList).cursor_row == TURN - 1
+    assert app.focused is screen.query_one(TurnList)
+    rows = view.rows()
+    assert [c[0] for c in turn_list_cells(app)] == [str(r.number) for r in rows]
+    assert [c[2:] for c in turn_list_cells(app)] == \
+        [[f"{r.tokens:,}", f"{r.full_tokens:,}"] for r in rows]
+    header, h = str(screen.query_one(TraceHeader).content), view.header()
+    mission, run_line = header.split("\n")
+    assert mission == h.mission and run_line.startswith(h.llm)
+    for shown in (h.outcome, h.strategy, f"{h.tokens:,} tokens", f"{h.saved:,}",
+                  f"{h.saved_percent:.1f}%"):
+        assert shown in run_line, shown
+
+    turn = view.turn(TURN)
+    assert turn.status == "error" and turn.program.error is not None
+    program = screen.query_one(ProgramPanel)
+    assert program.border_title == f"program · turn {TURN} · error"
+    assert turn.program.program.strip() in program.plain
+    assert turn.program.error.text in program.plain
+    assert f"tool calls ({len(turn.program.tool_calls)})" in program.plain
+    messages = screen.query_one(MessagePanel)
+    assert messages.plain.startswith(f"{turn.messages.tokens:,} tokens  ·  "
+                                     f"full {turn.messages.full_tokens:,}")
+    assert turn.messages.dropped and f"dropped ({len(turn.messages.dropped)})" in messages.plain
+    memory = screen.query_one(MemoryPanel)
+    assert memory.border_title == f"memory after turn {TURN} ({len(turn.memory)})"
+    assert memory.rows_shown == turn.memory and memory.row_count == len(turn.memory)
+    for pane in (program, messages, memory):       # no pane squeezed to nothing
+        assert pane.region.width >= 20 and pane.region.height >= 5, pane
+
+
+def assert_no_overlap(*widgets) -> None:
+    for i, a in enumerate(widgets):
+        for b in widgets[i + 1:]:
+            assert not a.region.overlaps(b.region), (a, b)
+
+
+class TestMainScreen:
+    def test_snapshot_wide(self, shoot):
+        assert shoot(MAIN_KEYS, WIDE)
+
+    def test_snapshot_narrow(self, shoot):
+        assert shoot(MAIN_KEYS, NARROW)
+
+    @pytest.mark.anyio
+    async def test_state_wide_panes_side_by_side(self, view_of, notified):
+        async with driven(MAIN_KEYS, WIDE) as app:
+            assert_main_screen_state(app, view_of(SAMPLE))
+            screen = app.screen
+            assert screen.has_class("-wide") and not screen.has_class("-narrow")
+            program, messages, memory = (screen.query_one(w)
+                                         for w in (ProgramPanel, MessagePanel, MemoryPanel))
+            assert program.region.y == messages.region.y == memory.region.y
+            assert program.region.x < messages.region.x < memory.region.x
+            assert_no_overlap(screen.query_one(TurnList), program, messages, memory)
+            assert app.theme == THEME and app.sub_title == f"{SAMPLE}.json"
+            header = screen.query_one(TraceHeader)       # the counts are not cut off at 160
+            run_line = str(header.content).split("\n")[1]
+            assert len(run_line) <= header.content_region.width
+        assert notified == []
+
+    @pytest.mark.anyio
+    async def test_state_narrow_panes_stacked(self, view_of, notified):
+        async with driven(MAIN_KEYS, NARROW) as app:
+            assert_main_screen_state(app, view_of(SAMPLE))
+            screen = app.screen
+            assert screen.has_class("-narrow") and not screen.has_class("-wide")
+            program, messages, memory = (screen.query_one(w)
+                                         for w in (ProgramPanel, MessagePanel, MemoryPanel))
+            assert program.region.x == messages.region.x == memory.region.x
+            assert program.region.y < messages.region.y < memory.region.y
+            assert_no_overlap(screen.query_one(TurnList), program, messages, memory)
+        assert notified == []
+
+
+class TestHelpScreen:
+    def test_snapshot(self, shoot):
+        assert shoot(HELP_KEYS, WIDE)
+
+    @pytest.mark.anyio
+    async def test_state_lists_the_main_screen_keys(self, notified):
+        async with driven(HELP_KEYS, WIDE) as app:
+            assert type(app.screen) is HelpScreen
+            below = app.screen_stack[-2]
+            assert type(below) is TraceScreen and below.turn == TURN
+            panel = app.screen.query_one("#help-text", TextPanel)
+            assert panel.border_title == "help · keys" and app.focused is panel
+            keys, about = panel.plain.split("── about ──")
+            areas = [block.splitlines()[0] for block in keys.strip().split("\n\n")]
+            assert areas[:2] == ["Turns", "View"] and "App" in areas
+            for binding in (*TraceScreen.BINDINGS, *PtcApp.BINDINGS):
+                if binding.id:
+                    assert binding.description in keys, binding
+            assert "literally" in about
+        assert notified == []
+
+
+class TestTokenScreen:
+    def test_snapshot(self, shoot):
+        assert shoot(TOKEN_KEYS, WIDE)
+
+    @pytest.mark.anyio
+    async def test_state_bars_and_totals_of_every_strategy(self, view_of, notified):
+        view = view_of(SAMPLE)
+        stats = token_stats(view.trace)
+        async with driven(TOKEN_KEYS, WIDE) as app:
+            screen = app.screen
+            assert type(screen) is TokenScreen and screen.turn == TURN
+            assert screen.tokens.model is None            # a scripted trace: no price model
+            dialog = screen.query_one("#token-dialog")
+            assert dialog.border_title == f"Input tokens per turn · {len(view.turns)} turns"
+            legend = str(screen.query_one("#token-legend", Static).content)
+            assert all(name in legend for name in stats.strategies)
+            assert f"turn {TURN}: selected" in legend
+
+            bars = screen.query_one(TokenBars)
+            assert app.focused is bars
+            lines = bars.plain.splitlines()
+            assert len(lines) == len(stats.turns) * len(stats.strategies)
+            counts = [int(line.rsplit(" ", 1)[1].replace(",", "")) for line in lines]
+            assert counts == [t.tokens[s] for t in stats.turns for s in stats.strategies]
+            marked = [line for line in lines if line.startswith(MARKER)]
+            assert len(marked) == 1 and marked[0].split()[1] == str(TURN)
+            assert all("█" in line for line in lines)       # every count has a visible bar
+
+            table = screen.query_one("#token-totals", DataTable)
+            cells = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
+            assert cells == [[f"{t.strategy} (shown)" if t.strategy == view.strategy
+                              else t.strategy, f"{t.tokens:,}", f"{t.saved:,}",
+                              percent_text(t.saved_percent), cost_text(None)]
+                             for t in stats.totals]
+        assert notified == []
+
+
+class TestDiffScreen:
+    def test_snapshot(self, shoot):
+        assert shoot(DIFF_KEYS, WIDE)
+
+    @pytest.mark.anyio
+    async def test_state_turn_against_the_previous_one(self, view_of, notified):
+        view = view_of(SAMPLE)
+        async with driven(DIFF_KEYS, WIDE) as app:
+            screen = app.screen
+            assert type(screen) is DiffScreen and screen.turn == TURN
+            title = str(screen.query_one("#diff-title", Static).content)
+            assert title == f"Diff: turn {TURN} vs turn {TURN - 1}"
+            program = screen.query_one("#program-diff", TextPanel)
+            message = screen.query_one("#message-diff", TextPanel)
+            assert program.plain == "\n".join(view.program_diff(TURN))
+            assert message.plain == "\n".join(view.message_diff(TURN))
+            assert any(line.startswith("+") for line in program.plain.splitlines()[2:])
+            assert program.border_title == f"program · turn {TURN} vs turn {TURN - 1}"
+            assert app.focused is program
+            assert screen.has_class("-wide") and program.region.y == message.region.y
+            assert_no_overlap(program, message)
+        assert notified == []
