@@ -38,17 +38,19 @@ class TraceScreen(Screen):
         Binding("k,up", "move(-1)", "Previous turn", id="turns.previous", show=False),
         Binding("g", "first", "First turn", id="turns.first", show=False),
         Binding("G", "last", "Last turn", id="turns.last", show=False),
-        Binding("]", "failed(1)", "Next failed", id="turns.next_failed"),
+        Binding("]", "failed(1)", "Next failed", id="turns.next_failed", show=False),
         Binding("[", "failed(-1)", "Previous failed", id="turns.previous_failed", show=False),
         Binding("colon", "go_to", "Go to turn", id="turns.go_to", show=False),
         Binding("slash", "search", "Search", id="turns.search"),
         Binding("s", "cycle_strategy", "Strategy", id="view.strategy"),
-        Binding("p", "limit('println_limit', 1)", "println+", id="view.println_more"),
+        Binding("p", "limit('println_limit', 1)", "println+", id="view.println_more",
+                tooltip="println_limit + 1: one more print line kept in the history"),
         Binding("P", "limit('println_limit', -1)", "println−", id="view.println_less",
-                show=False),
-        Binding("t", "limit('tool_call_limit', 1)", "tools+", id="view.tool_calls_more"),
+                show=False, tooltip="println_limit − 1: one print line fewer"),
+        Binding("t", "limit('tool_call_limit', 1)", "tools+", id="view.tool_calls_more",
+                show=False, tooltip="tool_call_limit + 1: one more tool call kept"),
         Binding("T", "limit('tool_call_limit', -1)", "tools−", id="view.tool_calls_less",
-                show=False),
+                show=False, tooltip="tool_call_limit − 1: one tool call fewer"),
         Binding("o", "options", "Options", id="view.options"),
         Binding("v,dollar_sign", "tokens", "Tokens", id="view.tokens"),
         Binding("d", "diff", "Diff", id="view.diff"),
@@ -90,7 +92,7 @@ class TraceScreen(Screen):
                 yield MessagePanel(id="messages").data_bind(TraceScreen.current)
                 yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
             yield OptionsPanel(self.view.opts, id="options")
-        yield Footer(id="footer")
+        yield Footer(id="footer", compact=True)
 
     # --- state ------------------------------------------------------------------------------
     @property

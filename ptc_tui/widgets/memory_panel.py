@@ -22,6 +22,7 @@ class MemoryPanel(DataTable):
     DEFAULT_CSS = """
     MemoryPanel {
         border: round $primary-muted;
+        border-title-color: $text;
         height: 1fr;
         width: 1fr;
         &:focus { border: round $primary; }

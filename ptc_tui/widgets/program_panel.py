@@ -24,7 +24,8 @@ def _offset(lines: list[str], line: int, col: int) -> int:
 
 def program_text(source: str, error: ErrorView | None) -> Text:
     code = escape_controls(source)
-    text = Syntax(code, "clojure", theme="ansi_dark", background_color="default").highlight(code)
+    text = Syntax(code, "clojure", theme="ansi_dark").highlight(code)
+    text.style = ""          # no background of its own: the pane's shows through
     text.rstrip()
     if error is not None and error.line is not None and source:
         lines = source.splitlines(keepends=True) or [""]
