@@ -19,12 +19,14 @@ from textual.worker import get_current_worker
 
 from engine.history import STRATEGIES
 from engine.trace import save_trace
+from engine.trace.otel import dumps_otlp
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.view import Header, TraceView, TurnRow, TurnView
-from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets import (MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList,
+                             escape_controls)
 from ptc_tui.widgets.options_panel import OptionsPanel
 
 STRATEGY_CYCLE = ("full", "coalesced", "namespaced", "compaction")
@@ -57,6 +59,8 @@ class TraceScreen(Screen):
         Binding("y", "copy_message", "Copy message", id="trace.copy_message", show=False),
         Binding("Y", "copy_request", "Copy request (JSON)", id="trace.copy_request", show=False),
         Binding("ctrl+s", "save", "Save", id="trace.save"),
+        Binding("E", "export", "Export OTLP", id="trace.export", show=False,
+                tooltip="Save the trace as OpenTelemetry OTLP/JSON, for any OTLP viewer"),
     ]
 
     @dataclass
@@ -219,22 +223,34 @@ class TraceScreen(Screen):
             self.notify(f"copied turn {self.turn}'s request as JSON messages")
 
     def action_save(self) -> None:
-        self.app.push_screen(SaveDialog(self.suggested_path()), self.save)
+        self.app.push_screen(SaveDialog(self.suggested_path(".json")), self.save)
 
-    def suggested_path(self) -> Path:
+    def action_export(self) -> None:
+        self.app.push_screen(SaveDialog(self.suggested_path(".otlp.json")), self.export)
+
+    def suggested_path(self, suffix: str) -> Path:
         agent = self.view.trace.agent
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        return Path.cwd() / f"{agent.name or 'trace'}-{stamp}.json"
+        return Path.cwd() / f"{agent.name or 'trace'}-{stamp}{suffix}"
 
     def save(self, path: Path | None) -> None:
         """Write the trace as shown (every turn so far) to `path`; a failure is a notification."""
-        if path is None:
-            return
-        trace = self.view.trace
+        if path is not None and self._write(path, lambda: save_trace(self.view.trace, path)):
+            self.saved_turns = len(self.view.trace.turns)
+
+    def export(self, path: Path | None) -> None:
+        """Write the trace as OTLP/JSON to `path` (it stays unsaved as a trace file)."""
+        if path is not None:
+            self._write(path, lambda: path.write_text(dumps_otlp(self.view.trace),
+                                                      encoding="utf-8"))
+
+    def _write(self, path: Path, write) -> bool:
         try:
-            save_trace(trace, path)
+            write()
         except (OSError, ValueError) as e:
-            self.notify(f"{path}: {e}", title="not saved", severity="error", markup=False)
-            return
-        self.saved_turns = len(trace.turns)
-        self.notify(f"saved {len(trace.turns)} turns to {path}", markup=False)
+            self.notify(escape_controls(f"{path}: {e}"), title="not written", severity="error",
+                        markup=False)
+            return False
+        self.notify(escape_controls(f"wrote {len(self.view.trace.turns)} turns to {path}"),
+                    markup=False)
+        return True

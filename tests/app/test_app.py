@@ -171,3 +171,26 @@ async def test_the_token_view_remembers_the_chosen_model():
         await pilot.press("v")
         await pilot.pause()
         assert app.screen.tokens.model == chosen
+
+
+async def test_E_exports_the_trace_as_otlp_json(tmp_path, notified):
+    from engine.trace.otel import loads_otlp
+    from ptc_tui.screens.open_dialog import SaveDialog
+    target = tmp_path / "run.otlp.json"
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("E")
+        await choose(app, pilot, SaveDialog, target)
+        back = loads_otlp(target.read_text(encoding="utf-8"), str(target))
+        assert [t.program for t in back.turns] == [t.program for t in app.screen.view.trace.turns]
+        assert any(f"wrote 8 turns to {target}" in n for n in notified)
+
+
+async def test_a_save_that_fails_is_a_notification(tmp_path, notified):
+    from ptc_tui.screens.open_dialog import SaveDialog
+    app = PtcApp(sample("single_shot"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("ctrl+s")
+        await choose(app, pilot, SaveDialog, tmp_path / "no-such-dir" / "run.json")
+        assert app.is_running and any("no-such-dir" in n and "No such file" in n
+                                      for n in notified)
