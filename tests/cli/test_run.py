@@ -66,3 +66,21 @@ def test_replay_of_a_saved_trace(cli, tmp_path):
     cli("run", PRODUCT_AGENT, "--save", saved)
     r = cli("run", PRODUCT_AGENT, "--llm", f"replay:{saved}", "--compress", "full")
     assert r.status == 0 and r.out.splitlines()[-1] == 'returned: ["Laptop" "Monitor"]'
+
+
+def test_on_a_terminal_run_opens_the_app_on_the_session(monkeypatch, tmp_path):
+    import sys
+    import ptc_tui.app
+    from ptc_tui.cli import main
+    opened = []
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(ptc_tui.app, "run_app",
+                        lambda path=None, session=None: opened.append(session) or 0)
+    replies = tmp_path / "replies.json"
+    replies.write_text(json.dumps(['```clojure\n(return 1)\n```']))
+    assert main(["run", str(PRODUCT_AGENT), "--llm", f"scripted:{replies}",
+                 "--compress", "namespaced", "--println-limit", "4"]) == 0
+    [session] = opened
+    assert session.turns == [] and session.llm.name == f"scripted:{replies}"
+    assert session.opts.strategy == "namespaced" and session.opts.println_limit == 4
+    assert main(["run", str(PRODUCT_AGENT), "--no-tui"]) == 0 and len(opened) == 1
