@@ -28,9 +28,9 @@ from engine.lisp import PtcError, RunResult, pr_str, run
 from engine.lisp.values import Keyword, Map, Regex, Symbol, Var
 
 TIME_MS = 200                  # the time limit of hostile programs: small, to keep tests fast
-GRACE_MS = int(os.environ.get("PTC_TEST_GRACE_MS", "600"))   # what `run` may take beyond time_ms
-# (600: a test run on 2 busy cores stalls a child process for a few hundred ms; a real
-# overshoot, such as an uninterruptible step, takes seconds)
+GRACE_MS = int(os.environ.get("PTC_TEST_GRACE_MS", "1500"))  # what `run` may take beyond time_ms
+# (1500: on 2 cores shared with the app's pilot tests a child process stalls for up to ~700 ms;
+# a limit that is not enforced shows as a run of many seconds: 2^40 regex steps, a 10^9 loop)
 HARD_TIMEOUT_S = 8.0           # a child still running this long past time_ms is killed: hung
 MEMORY_CAP = 4 << 30           # address space of a child: a memory bomb fails, not the host
 REASON = re.compile(r"^[a-z]+(?:_[a-z]+)*$")
