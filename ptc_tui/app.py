@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -53,18 +54,26 @@ class PtcApp(App):
 
     # --- opening traces ---------------------------------------------------------------------
     def open_trace(self, path: Path | None) -> None:
-        """Show the trace at `path` instead of the current one; a bad file is a notification
+        """Show the trace at `path` instead of the current one, once it is loaded, rendered and
+        counted in a worker (the screen stays live meanwhile); a bad file is a notification
         and the current trace stays."""
-        if path is None:
-            return
+        if path is not None:
+            self._load(Path(path))
+
+    @work(thread=True, exclusive=True, group="open", description="load a trace")
+    def _load(self, path: Path) -> None:
         try:
             view = TraceView.of(load_trace(path))
+            view.rows()                          # render and count here, not on the UI thread
         except TraceError as e:
-            self.notify(escape_controls(str(e)), title="cannot open trace", severity="error",
-                        timeout=10, markup=False)
+            self.call_from_thread(self.notify, escape_controls(str(e)), title="cannot open trace",
+                                  severity="error", timeout=10, markup=False)
             return
-        self.trace_path = Path(path)
-        self.sub_title = self.trace_path.name
+        self.call_from_thread(self._show_trace, path, view)
+
+    def _show_trace(self, path: Path, view: TraceView) -> None:
+        self.trace_path = path
+        self.sub_title = path.name
         screen = TraceScreen(view)
         if isinstance(self.screen, TraceScreen):
             self.switch_screen(screen)

@@ -1,4 +1,5 @@
 import pytest
+from textual.worker import WorkerCancelled
 
 from engine.trace import load_trace
 from ptc_tui.view import TraceView
@@ -14,8 +15,13 @@ def sample(name: str):
 async def settle(app, pilot):
     """Let the workers finish (live turns, counting every turn) and the screen take in their
     messages."""
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    while running := [w for w in app.workers if not w.is_finished]:
+        for worker in running:         # a finished turn starts the count of every turn
+            try:
+                await worker.wait()
+            except WorkerCancelled:    # a closed dialog's (the open dialog's directory tree)
+                pass
+        await pilot.pause()
     await pilot.pause()
 
 

@@ -24,8 +24,7 @@ async def choose(app, pilot, dialog_type, result):
     await pilot.pause()
     assert isinstance(app.screen, dialog_type)
     app.screen.dismiss(result)
-    await pilot.pause()
-    await pilot.pause()
+    await settle(app, pilot)
 
 
 async def test_ctrl_o_opens_another_trace(view_of):
