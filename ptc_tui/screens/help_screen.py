@@ -13,7 +13,7 @@ from textual.screen import ModalScreen, Screen
 from ptc_tui.widgets.text_panel import TextPanel, section
 
 # Areas named by a binding id's prefix ("turns.next"), in the order they are listed.
-AREAS = {"turns": "Turns", "view": "View", "run": "Run", "app": "App"}
+AREAS = {"turns": "Turns", "view": "View", "trace": "Trace", "run": "Run", "app": "App"}
 GENERAL = "General"           # screen and app bindings with no id (focus, palette, copy)
 
 ABOUT = (
@@ -35,13 +35,15 @@ def binding_groups(app: App, bindings: Iterable[ActiveBinding]
     """Area title → (keys, description) rows; keys of one binding id are joined ("j / ↓").
     Widget bindings without an id (a table's cursor keys) are left out: they are the widget's."""
     rows: dict[str, dict[str, tuple[list[str], str]]] = {}
+    bindings = list(bindings)
+    named_actions = {a.binding.action for a in bindings if a.binding.id}
     for active in bindings:
         binding = active.binding
         if binding.id:
             prefix = binding.id.split(".")[0]
             area, name = AREAS.get(prefix, prefix.capitalize()), binding.id
-        elif isinstance(active.node, (App, Screen)):
-            area, name = GENERAL, binding.action
+        elif isinstance(active.node, (App, Screen)) and binding.action not in named_actions:
+            area, name = GENERAL, binding.action     # (Textual's ctrl+q is one more Quit)
         else:
             continue
         keys, _ = rows.setdefault(area, {}).setdefault(name, ([], _describe(binding)))
@@ -52,6 +54,8 @@ def binding_groups(app: App, bindings: Iterable[ActiveBinding]
 
 
 def _describe(binding: Binding) -> str:
+    if binding.description and binding.tooltip:
+        return f"{binding.description}: {binding.tooltip}"
     return binding.description or binding.tooltip or binding.action
 
 

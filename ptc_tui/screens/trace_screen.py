@@ -60,7 +60,7 @@ class TraceScreen(Screen):
         Binding("Y", "copy_request", "Copy request (JSON)", id="trace.copy_request", show=False),
         Binding("ctrl+s", "save", "Save", id="trace.save"),
         Binding("E", "export", "Export OTLP", id="trace.export", show=False,
-                tooltip="Save the trace as OpenTelemetry OTLP/JSON, for any OTLP viewer"),
+                tooltip="the trace as OpenTelemetry OTLP/JSON"),
     ]
 
     @dataclass
