@@ -5,7 +5,6 @@ import json
 
 import pytest
 
-from engine.trace import load_trace
 from ptc_tui.app import PtcApp
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.diff_screen import DiffScreen
