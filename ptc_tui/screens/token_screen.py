@@ -24,7 +24,8 @@ from ptc_tui.widgets.literal import escape_controls, literal
 STRATEGY_STYLES = {"full": "bright_blue", "coalesced": "green", "namespaced": "magenta",
                    "compaction": "yellow"}
 SPARE_STYLES = ("cyan", "red", "bright_white")
-TOTAL_COLUMNS = ("strategy", "input tokens", "saved vs full", "saved %", "cost")
+TOTAL_COLUMNS = ("strategy", "input tokens", "saved vs full", "saved %", "through turn {turn}",
+                 "cost")
 NO_PRICES = PriceTable("unknown", "", {})
 
 
@@ -50,7 +51,7 @@ def total_cells(row: TotalRow, strategies: tuple[str, ...]) -> tuple[Text, ...]:
     return (Text(name, strategy_style(row.strategy, strategies)),
             Text(f"{row.tokens:,}", justify="right"), Text(f"{row.saved:,}", justify="right"),
             Text(percent_text(row.saved_percent), justify="right"),
-            Text(cost_text(row.cost), justify="right"))
+            Text(f"{row.through:,}", justify="right"), Text(cost_text(row.cost), justify="right"))
 
 
 class TokenBars(ScrollView, can_focus=True):
@@ -177,7 +178,8 @@ class TokenScreen(ModalScreen[str | None]):
         if self.tokens is None:
             self.dismiss(None)
             return
-        self.query_one("#token-totals", DataTable).add_columns(*TOTAL_COLUMNS)
+        self.query_one("#token-totals", DataTable).add_columns(
+            *(label.format(turn=self.turn) for label in TOTAL_COLUMNS))
         self.watch_tokens(self.tokens)
 
     def watch_tokens(self, tokens: TokenView) -> None:
@@ -185,7 +187,8 @@ class TokenScreen(ModalScreen[str | None]):
         self.query_one("#token-price", Static).update(tokens.price_line())
         table = self.query_one("#token-totals", DataTable)
         table.clear()
-        table.add_rows(total_cells(row, tokens.stats.strategies) for row in tokens.totals())
+        table.add_rows(total_cells(row, tokens.stats.strategies)
+                       for row in tokens.totals(self.turn))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if self.tokens is not None and isinstance(event.value, int):

@@ -118,6 +118,7 @@ class TotalRow:
     saved_percent: float | None
     cost: float | None         # None: price unknown
     current: bool              # the strategy the main view shows
+    through: int               # input tokens of the turns up to the selected one (cumulative)
 
 
 def model_choices(own: str | None, table: PriceTable) -> tuple[str | None, ...]:
@@ -178,10 +179,13 @@ class TokenView:
                 f"counted with {self.encoding} whatever the price model"
                 + (f" ({note})" if note else ""))
 
-    def totals(self) -> tuple[TotalRow, ...]:
+    def totals(self, selected: int | None = None) -> tuple[TotalRow, ...]:
+        """One row per strategy; `through` sums the turns up to `selected` (all when None)."""
         price = self.price
+        turns = [t for t in self.stats.turns if selected is None or t.number <= selected]
         return tuple(TotalRow(t.strategy, t.tokens, t.saved, t.saved_percent,
-                              cost(price, t.tokens), t.strategy == self.current)
+                              cost(price, t.tokens), t.strategy == self.current,
+                              sum(turn.tokens[t.strategy] for turn in turns))
                      for t in self.stats.totals)
 
     def chart(self, selected: int, width: int) -> TokenChart:

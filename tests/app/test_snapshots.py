@@ -225,7 +225,9 @@ class TestTokenScreen:
             cells = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
             assert cells == [[f"{t.strategy} (shown)" if t.strategy == view.strategy
                               else t.strategy, f"{t.tokens:,}", f"{t.saved:,}",
-                              percent_text(t.saved_percent), cost_text(None)]
+                              percent_text(t.saved_percent),
+                              f"{sum(u.tokens[t.strategy] for u in stats.turns[:TURN]):,}",
+                              cost_text(None)]
                              for t in stats.totals]
         assert notified == []
 

@@ -27,9 +27,13 @@ def totals_cells(screen):
     return [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
-def expected_cells(stats, price, shown):
+def expected_cells(stats, price, shown, selected=1):
+    """The totals table: the last column but one sums the turns up to the selected one."""
+    def through(strategy):
+        return sum(turn.tokens[strategy] for turn in stats.turns if turn.number <= selected)
     return [[f"{t.strategy} (shown)" if t.strategy == shown else t.strategy, f"{t.tokens:,}",
-             f"{t.saved:,}", percent_text(t.saved_percent), cost_text(cost(price, t.tokens))]
+             f"{t.saved:,}", percent_text(t.saved_percent), f"{through(t.strategy):,}",
+             cost_text(cost(price, t.tokens))]
             for t in stats.totals]
 
 

@@ -153,3 +153,13 @@ def test_a_trace_with_no_turns_has_an_empty_chart():
     stats = TokenStats(("full",), None, None, None, None, (), (), 0)
     chart = TokenChart.of(stats, selected=1, width=100)
     assert len(chart) == 0 and chart.line_of(1) is None and chart.largest == 0
+
+
+def test_totals_sum_the_turns_through_the_selected_one(view):
+    tokens = TokenView.of(view("tool_heavy"), TABLE)
+    per_turn = {t.number: t.tokens for t in tokens.stats.turns}
+    for selected in (1, 4, max(per_turn)):
+        assert [r.through for r in tokens.totals(selected)] == \
+            [sum(per_turn[n][r.strategy] for n in per_turn if n <= selected)
+             for r in tokens.totals(selected)]
+    assert [r.through for r in tokens.totals()] == [r.tokens for r in tokens.totals()]
