@@ -1,19 +1,18 @@
 """LiveScreen: a TraceScreen over an agent being run: `n` runs one turn (LLM call and program) in
-a worker thread, `c` runs on to the end and pauses when pressed again; the trace grows turn by
+a background thread, `c` runs on to the end and pauses when pressed again; the trace grows turn by
 turn, and a failing LLM call or a raising tool is a notification, never the end of the app."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from engine.agent import Session, llm_name
 from engine.history import Turn
@@ -65,6 +64,7 @@ class LiveScreen(TraceScreen):
         self.session = session
         super().__init__(TraceView.of(session.trace()), **kwargs)
         self._continuing = False
+        self._pause = threading.Event()
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -83,7 +83,7 @@ class LiveScreen(TraceScreen):
 
     def action_continue(self) -> None:
         if self.running and self._continuing:
-            self.workers.cancel_group(self, "live")        # pause after the turn in progress
+            self._pause.set()                              # pause after the turn in progress
             self._continuing = False
             self._show_status("pausing after this turn…")
             return
@@ -104,18 +104,20 @@ class LiveScreen(TraceScreen):
 
     def _start(self, count: int | None) -> None:
         self.running = True
-        self._show_status("running turn "
-                          f"{len(self.view.trace.turns) + 1}…")
-        self.run_turns(count)
+        self._show_status(f"running turn {len(self.view.trace.turns) + 1}…")
+        # A daemon thread rather than a Textual worker: a worker runs on asyncio's default
+        # executor, which asyncio.run joins on exit, so quitting would wait for the LLM call.
+        self._pause = threading.Event()
+        threading.Thread(target=self.run_turns, args=(count, self._pause), daemon=True,
+                         name="ptc-tui live run").start()
 
-    @work(thread=True, exclusive=True, group="live")
-    def run_turns(self, count: int | None) -> None:
-        """Run `count` turns (None: to the end) unless paused; post each one as it finishes."""
-        worker = get_current_worker()
+    def run_turns(self, count: int | None, pause: threading.Event) -> None:
+        """Run `count` turns (None: to the end) unless paused; post each one as it finishes
+        (in the live-run thread; post_message is thread-safe)."""
         done = 0
         try:
             while not self.session.done and (count is None or done < count):
-                if worker.is_cancelled:
+                if pause.is_set():
                     return
                 try:
                     turn = self.session.step()

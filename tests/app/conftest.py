@@ -1,3 +1,5 @@
+import time
+
 import pytest
 from textual.worker import WorkerCancelled
 
@@ -12,16 +14,24 @@ def sample(name: str):
     return HERE / f"{name}.json"
 
 
-async def settle(app, pilot):
-    """Let the workers finish (live turns, counting every turn) and the screen take in their
-    messages."""
-    while running := [w for w in app.workers if not w.is_finished]:
-        for worker in running:         # a finished turn starts the count of every turn
+async def settle(app, pilot, timeout_s: float = 30.0):
+    """Let the live run's thread and the workers finish (a finished turn starts the count of
+    every turn) and the screen take in their messages."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if getattr(app.screen, "running", False):
+            await pilot.pause(0.01)
+            continue
+        running = [w for w in app.workers if not w.is_finished]
+        if not running:
+            break
+        for worker in running:
             try:
                 await worker.wait()
             except WorkerCancelled:    # a closed dialog's (the open dialog's directory tree)
                 pass
         await pilot.pause()
+    await pilot.pause()
     await pilot.pause()
 
 

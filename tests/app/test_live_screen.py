@@ -157,3 +157,34 @@ async def test_ctrl_s_saves_the_run_so_far_and_quitting_unsaved_asks_twice(tmp_p
         assert not app.screen.unsaved
         await pilot.press("q")
         assert not app.is_running
+
+
+QUIT_DURING_CALL = '''
+import threading
+from engine.agent import SubAgent
+from ptc_tui.app import PtcApp
+
+never = threading.Event()
+
+def stuck_llm(messages):
+    never.wait()             # an LLM call that does not come back
+
+async def press_n_then_quit(pilot):
+    await pilot.press("n")
+    await pilot.pause(0.2)
+    assert pilot.app.screen.running
+    await pilot.press("q")
+
+app = PtcApp(session=SubAgent(mission="m", max_turns=2).start(stuck_llm))
+app.run(headless=True, size=(120, 40), auto_pilot=press_n_then_quit)
+print("exited")
+'''
+
+
+def test_quitting_while_an_llm_call_is_in_flight_does_not_wait_for_it():
+    import subprocess
+    import sys
+    from pathlib import Path
+    done = subprocess.run([sys.executable, "-c", QUIT_DURING_CALL], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0 and done.stdout.strip().endswith("exited"), done.stderr[-2000:]
