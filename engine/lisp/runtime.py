@@ -241,7 +241,8 @@ def _keyword_arguments(rest: tuple):
             return Map(zip(rest[0::2], rest[1::2]))
         except TypeError:
             pass
-    raise error("destructure_error", "keyword arguments must come in key value pairs")
+    raise error("destructure_error", "the arguments after & of a map destructuring must come "
+                f"in key value pairs, got {len(rest)} value{'s' * (len(rest) != 1)}")
 
 
 def _map_pattern(value):
