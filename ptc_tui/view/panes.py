@@ -15,8 +15,26 @@ PANE_ITEMS = 10
 PANE_CHARS = 200
 
 
+# One block of text in a pane (a program, a print, a message) is cut here: Textual wraps a
+# whole text to lay it out, and a 20,000-line print took 7 s a key press. Search, copy and
+# save use the trace itself, never the cut text.
+BLOCK_LINES = 300
+BLOCK_CHARS = 30_000
+
+
 def value_text(value) -> str:
     return format_value(value, PANE_ITEMS, PANE_CHARS)[0]
+
+
+def clipped(text: str, max_lines: int = BLOCK_LINES, max_chars: int = BLOCK_CHARS) -> str:
+    """`text`, or its first `max_lines` lines and `max_chars` characters with a line saying how
+    much was left out."""
+    if len(text) <= max_chars and text.count("\n") < max_lines:
+        return text
+    kept = "\n".join(text.split("\n", max_lines)[:max_lines])[:max_chars]
+    lines_left = text.count("\n") - kept.count("\n")
+    return (f"{kept}\n… {len(text) - len(kept):,} more characters ({lines_left:,} more lines) "
+            "not shown here; the trace has them all")
 
 
 @dataclass(frozen=True)
@@ -94,7 +112,8 @@ def program_pane(turn: Turn, opts: HistoryOpts) -> ProgramPane:
                                None if c.error is not None else value_text(c.result),
                                c.error, c.duration_ms) for c in turn.tool_calls)
     ran = turn.program is not None and turn.error is None
-    return ProgramPane(turn.program, error_view(turn.error), tuple(turn.prints), calls,
+    program = clipped(turn.program) if turn.program is not None else None
+    return ProgramPane(program, error_view(turn.error), tuple(map(clipped, turn.prints)), calls,
                        value_text(turn.result) if ran else None, turn.signal)
 
 

@@ -4,6 +4,7 @@ the header, the panes of a turn, navigation, search and diffs, all plain data.""
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -14,8 +15,8 @@ from engine.lisp import Keyword
 from engine.trace import Trace
 from ptc_tui.token_stats import BASELINE, turn_status
 from ptc_tui.view.dropped import dropped_items
-from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane, memory_rows,
-                                program_pane)
+from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane, clipped,
+                                memory_rows, program_pane)
 from ptc_tui.view.renders import Renders, Rendering
 
 FAILED = ("error", "fail", "no_code")
@@ -117,7 +118,7 @@ class TraceView:
         messages, stats = self.rendering.requests[i]
         counts = self.rendering.count(i)
         pane = MessagePane(
-            tuple(MessageView(m["role"], m.get("content") or "", n)
+            tuple(MessageView(m["role"], clipped(m.get("content") or ""), n)
                   for m, n in zip(messages, counts.per_message)),
             counts.total, self.full_rendering.count(i).total,
             dropped_items(stats, self.turns, self.opts))
@@ -213,6 +214,15 @@ def _value_reason(value) -> str | None:
     return None
 
 
+DIFF_LINES = 1_000            # a diff screen lays out every line it shows: cut long diffs
+DIFF_LINE_CHARS = 2_000
+
+
 def _diff(before: str, after: str, old: str, new: str) -> tuple[str, ...]:
-    return tuple(difflib.unified_diff(before.splitlines(), after.splitlines(), old, new,
-                                      lineterm=""))
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), old, new,
+                                 lineterm="")
+    shown = [line[:DIFF_LINE_CHARS] for line in itertools.islice(lines, DIFF_LINES)]
+    left = sum(1 for _ in lines)
+    if left:
+        shown.append(f"… {left:,} more diff lines not shown")
+    return tuple(shown)
