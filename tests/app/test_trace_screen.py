@@ -162,3 +162,22 @@ async def test_the_system_prompt_is_folded_so_the_user_message_shows_first():
         assert system.content not in shown and "more lines, the same on every turn" in shown
         assert user.content in shown
         assert shown.index(user.content[:40]) < 400
+
+
+async def test_a_focused_pane_scrolls_and_draws_the_lines_it_scrolls_to():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("G")
+        panel = app.screen.query_one(MessagePanel)
+        panel.focus()
+        await pilot.pause()
+        assert panel.virtual_size.height > panel.size.height       # more than one screen
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert panel.scroll_offset.y > 0
+        top = panel.render_line(0).text.strip()
+        assert top and top in panel.plain
+        await pilot.press("end")
+        await pilot.pause()
+        last = panel.render_line(panel.size.height - 1).text.strip()
+        assert panel.plain.rstrip().endswith(last)
