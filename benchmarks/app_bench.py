@@ -8,6 +8,7 @@ measured in the same run.
    content (the rest is counted in a worker), and until every pane, count and the turn list are
    redrawn.
 3. The same limit change on the smallest sample (this one must feel instant).
+4. `G`: the last turn of the 200-turn trace, whose request is the longest, drawn.
 A key the app ignores (`k` on the first turn) is timed too: the pilot's own cost of a key press
 and a redraw, which the "net" column subtracts from a limit change.
 Each time is the best of several rounds, each round a fresh app (no cache carried over).
@@ -56,9 +57,10 @@ def timed_panes(app) -> float:
     return time.perf_counter() - start
 
 
-async def open_and_change(path: Path) -> tuple[float, float, float, float]:
-    """Seconds to a fully drawn first screen, for an ignored key, for `p` to redraw
-    everything, and (in a second app) for a limit change to reach the selected turn's panes."""
+async def open_and_change(path: Path) -> tuple[float, ...]:
+    """Seconds to a fully drawn first screen, for an ignored key, for a limit change to reach
+    the selected turn's panes (in a second app), for `p` to redraw everything, and for `G` to
+    draw the last turn (the longest request)."""
     start = time.perf_counter()
     app = PtcApp(path)
     async with app.run_test(size=SIZE) as pilot:
@@ -68,12 +70,13 @@ async def open_and_change(path: Path) -> tuple[float, float, float, float]:
         ignored = await timed_key(pilot, "k")
         changed = await timed_key(pilot, "p")
         assert app.screen.view.opts.println_limit == before + 1
+        last = await timed_key(pilot, "G")
     app = PtcApp(path)
     async with app.run_test(size=SIZE) as pilot:
         await drawn(pilot)
         panes = timed_panes(app)
         await drawn(pilot)
-    return opened, ignored, panes, changed
+    return opened, ignored, panes, changed, last
 
 
 def best(path: Path, rounds: int) -> tuple[float, ...]:
@@ -91,8 +94,8 @@ def main() -> None:
         long = Path(tmp) / "long.json"
         save_trace(long_trace(args.turns), long)
         best(smallest, 1)                                  # warm imports and tiktoken
-        small_open, small_ignored, small_panes, small_change = best(smallest, args.rounds)
-        long_open, long_ignored, long_panes, long_change = best(long, args.rounds)
+        small_open, small_ignored, small_panes, small_change, _ = best(smallest, args.rounds)
+        long_open, long_ignored, long_panes, long_change, long_last = best(long, args.rounds)
     print(f"baseline: open {smallest.name} ({smallest.stat().st_size / 1e3:.0f} KB) "
           f"= {small_open * 1000:.0f} ms; {args.turns}-turn trace; best of {args.rounds}\n")
     print("| measurement | ms | net of an ignored key, ms | ratio to baseline |")
@@ -101,7 +104,8 @@ def main() -> None:
             (f"ignored key, {smallest.name}", small_ignored, None),
             (f"limit change, selected turn's panes, {args.turns}-turn trace", long_panes, None),
             (f"limit change, all redrawn, {args.turns}-turn trace", long_change, long_ignored),
-            (f"limit change, all redrawn, {smallest.name}", small_change, small_ignored))
+            (f"limit change, all redrawn, {smallest.name}", small_change, small_ignored),
+            (f"G: the last turn drawn, {args.turns}-turn trace", long_last, long_ignored))
     for label, t, ignored in rows:
         net = "" if ignored is None else f"{(t - ignored) * 1000:.1f}"
         print(f"| {label} | {t * 1000:.1f} | {net} | {t / small_open:.2f} |")
