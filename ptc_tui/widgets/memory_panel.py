@@ -9,13 +9,15 @@ from textual.widgets import DataTable
 from ptc_tui.view import MemoryRow, TurnView
 from ptc_tui.widgets.literal import literal
 
-COLUMNS = ("", "name", "type", "sample", "doc", "turn")
+# The short columns first: a pane a third of the screen wide still shows who defined what.
+COLUMNS = ("", "name", "type", "turn", "sample", "doc")
 
 
 def row_cells(row: MemoryRow) -> tuple[Text, ...]:
     return (Text("●", "yellow") if row.changed else Text(""), literal(row.name, "bold"),
-            literal(row.type, "cyan"), literal(row.sample or ""), literal(row.doc or "", "italic"),
-            Text("" if row.defined_in is None else str(row.defined_in), justify="right"))
+            literal(row.type, "cyan"),
+            Text("" if row.defined_in is None else str(row.defined_in), justify="right"),
+            literal(row.sample or ""), literal(row.doc or "", "italic"))
 
 
 class MemoryPanel(DataTable):

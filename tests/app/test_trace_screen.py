@@ -4,7 +4,7 @@ import pytest
 
 from ptc_tui.app import PtcApp, run_app
 from ptc_tui.screens import STRATEGY_CYCLE
-from ptc_tui.widgets import MessagePanel, ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.trace_header import header_text
 from ptc_tui.widgets.turn_list import GLYPHS
 from engine.trace import load_trace
@@ -181,3 +181,20 @@ async def test_a_focused_pane_scrolls_and_draws_the_lines_it_scrolls_to():
         await pilot.pause()
         last = panel.render_line(panel.size.height - 1).text.strip()
         assert panel.plain.rstrip().endswith(last)
+
+
+async def test_memory_rows_show_type_defining_turn_sample_and_doc(view_of):
+    view = view_of("long_exploration")
+    number = max(t.number for t in view.trace.turns if t.definitions and t.error is None)
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("colon", *str(number), "enter")
+        await pilot.pause()
+        assert app.screen.turn == number
+        table = app.screen.query_one(MemoryPanel)
+        rows = view.turn(number).memory
+        cells = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert cells == [["●" if r.changed else "", r.name, r.type,
+                          "" if r.defined_in is None else str(r.defined_in), r.sample or "",
+                          r.doc or ""] for r in rows]
+        assert any(r.doc for r in rows) and any(r.changed for r in rows)
