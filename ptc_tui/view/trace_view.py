@@ -154,20 +154,27 @@ class TraceView:
         messages, _ = self.rendering.requests[self._index(number)]
         return json.dumps(list(messages), ensure_ascii=False, indent=2)
 
+    @cached_property
+    def _search_lines(self) -> tuple[tuple[int, str, tuple[str, ...], tuple[str, ...]], ...]:
+        """(turn, where, lines, casefolded lines) of every searched text, split and folded once
+        per view rather than on every keystroke."""
+        sources = []
+        for t in self.trace.turns:
+            for where, body in (("program", t.program or ""), ("prints", "\n".join(t.prints)),
+                                ("messages", self.last_user_message(t.number))):
+                lines = tuple(body.splitlines())
+                sources.append((t.number, where, lines, tuple(x.casefold() for x in lines)))
+        return tuple(sources)
+
     def search(self, text: str) -> list[SearchHit]:
         """Case-insensitive hits in programs, prints and each turn's last USER message (the
         system prompt and older history repeat in every request, so they are not searched)."""
         needle = text.casefold()
         if not needle:
             return []
-        hits = []
-        for t in self.trace.turns:
-            sources = (("program", t.program or ""), ("prints", "\n".join(t.prints)),
-                       ("messages", self.last_user_message(t.number)))
-            for where, body in sources:
-                hits += [SearchHit(t.number, where, line, i)
-                         for i, line in enumerate(body.splitlines(), 1) if needle in line.casefold()]
-        return hits
+        return [SearchHit(number, where, lines[i], i + 1)
+                for number, where, lines, folded in self._search_lines
+                for i, line in enumerate(folded) if needle in line]
 
     def program_diff(self, number: int) -> tuple[str, ...]:
         """Unified diff of turn `number`'s program against the previous turn's."""
