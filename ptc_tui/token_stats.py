@@ -113,20 +113,29 @@ def token_stats(trace: Trace, strategies: Sequence[str] | None = None,
         counter = TokenCounter(encoding_for_model(model))
     per_strategy = {s: turn_tokens(trace, s, opts, counter)
                     for s in dict.fromkeys((BASELINE, *chosen))}
-    price = price_for(model) if model else None
+    return stats_from_counts(trace, chosen, opts, model, counter.encoding,
+                             price_for(model) if model else None, per_strategy)
+
+
+def stats_from_counts(trace: Trace, strategies: Sequence[str], opts: HistoryOpts,
+                      model: str | None, encoding: TokenEncoding, price: Price | None,
+                      per_strategy: Mapping[str, Sequence[int]]) -> TokenStats:
+    """TokenStats from the input tokens of each turn under each of `strategies` (and `full`),
+    for callers that already counted them (the app counts every strategy it shows once)."""
     baseline = sum(per_strategy[BASELINE])
     totals = []
-    for s in chosen:
+    for s in strategies:
         total = sum(per_strategy[s])
         saved = baseline - total
         totals.append(StrategyTotal(s, total, saved,
                                     100.0 * saved / baseline if baseline else None,
                                     cost(price, total)))
     turns = tuple(
-        TurnTokens(t.number, turn_status(t), {s: per_strategy[s][i] for s in chosen},
+        TurnTokens(t.number, turn_status(t), {s: per_strategy[s][i] for s in strategies},
                    t.usage.input_tokens if t.usage is not None else None)
         for i, t in enumerate(trace.turns))
-    return TokenStats(chosen, opts, model, counter.encoding, price, turns, tuple(totals), baseline)
+    return TokenStats(tuple(strategies), opts, model, encoding, price, turns, tuple(totals),
+                      baseline)
 
 
 def stats_json(stats: TokenStats) -> dict:

@@ -12,7 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ptc_tui.view import TraceView
-from ptc_tui.view.diff import DiffLine, neighbour, turn_diff
+from ptc_tui.view.diff import DiffLine, turn_diff
+from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets.literal import literal
 from ptc_tui.widgets.text_panel import TextPanel
 

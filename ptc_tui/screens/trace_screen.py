@@ -17,19 +17,20 @@ from textual.screen import Screen
 from textual.widgets import Footer, Select
 from textual.worker import get_current_worker
 
-from engine.history import STRATEGIES
 from engine.trace import save_trace
 from engine.trace.otel import dumps_otlp
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
+from ptc_tui.token_stats import strategy_order
 from ptc_tui.view import Header, TraceView, TurnRow, TurnView
+from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets import (MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList,
                              escape_controls)
 from ptc_tui.widgets.options_panel import OptionsPanel
 
-STRATEGY_CYCLE = ("full", "coalesced", "namespaced", "compaction")
+STRATEGY_CYCLE = strategy_order()        # `s` goes round them; `full` is the baseline
 
 
 class TraceScreen(Screen):
@@ -113,7 +114,7 @@ class TraceScreen(Screen):
 
     @property
     def strategies(self) -> tuple[str, ...]:
-        return tuple(STRATEGIES)
+        return STRATEGY_CYCLE
 
     def watch_view(self, view: TraceView) -> None:
         """The selected turn first (its panes count one request), then every other count."""
@@ -148,10 +149,8 @@ class TraceScreen(Screen):
             self.turn = number
 
     def action_move(self, step: int) -> None:
-        numbers = self.numbers
-        if numbers:
-            i = numbers.index(self.turn) + step
-            self._go(numbers[max(0, min(i, len(numbers) - 1))])
+        if self.numbers:
+            self._go(neighbour(self.numbers, self.turn, step))
 
     def action_first(self) -> None:
         self._go(self.numbers[0] if self.numbers else None)

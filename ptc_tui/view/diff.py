@@ -42,12 +42,6 @@ def classify(lines: Sequence[str]) -> tuple[DiffLine, ...]:
     return tuple(out)
 
 
-def neighbour(numbers: Sequence[int], number: int, step: int) -> int:
-    """The turn `step` places from `number` in `numbers`, kept within the first and last."""
-    i = numbers.index(number) + step
-    return numbers[max(0, min(i, len(numbers) - 1))]
-
-
 def turn_diff(view: TraceView, number: int) -> TurnDiff:
     numbers = list(view.turns)
     i = numbers.index(number)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from engine.tokens import Price, PriceTable, cost
 from engine.tokens.models import bare_model
-from ptc_tui.token_stats import TokenStats, token_stats, trace_model
+from ptc_tui.token_stats import TokenStats, stats_from_counts, strategy_order, trace_model
 from ptc_tui.view.trace_view import TraceView
 
 # Eighths of a cell, so a bar's length has 8x the resolution of the terminal.
@@ -146,8 +146,12 @@ class TokenView:
     def of(cls, view: TraceView, table: PriceTable, model: str | None = None) -> "TokenView":
         """Counts under the view's options with its counter: the trace's encoding, whatever
         model is later picked for prices (so they match the main screen and stay cached)."""
-        stats = token_stats(view.trace, opts=view.opts,
-                            counter=view.renders.counter)
+        strategies = strategy_order()
+        # the main view's renderings, cached per strategy: nothing is rendered or counted twice
+        per_strategy = {s: [c.total for c in view.with_strategy(s).rendering.counts]
+                        for s in strategies}
+        stats = stats_from_counts(view.trace, strategies, view.opts, trace_model(view.trace),
+                                  view.renders.counter.encoding, None, per_strategy)
         choices = model_choices(trace_model(view.trace), table)
         chosen = model if model in choices else choices[0]
         return cls(stats, table, choices, chosen, view.strategy,

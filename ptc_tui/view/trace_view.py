@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
@@ -192,6 +192,12 @@ class TraceView:
 
     def _previous_label(self, index: int) -> str:
         return f"turn {self.trace.turns[index - 1].number}" if index else "(no earlier turn)"
+
+
+def neighbour(numbers: Sequence[int], number: int, step: int) -> int:
+    """The turn `step` places from `number` in `numbers`, kept within the first and last."""
+    i = numbers.index(number) + step
+    return numbers[max(0, min(i, len(numbers) - 1))]
 
 
 def status(turn: Turn) -> str:

@@ -2,7 +2,8 @@
 
 import pytest
 
-from ptc_tui.view.diff import classify, neighbour, turn_diff
+from ptc_tui.view.diff import classify, turn_diff
+from ptc_tui.view.trace_view import neighbour
 
 
 def test_classify_names_each_kind_and_only_the_first_two_lines_are_headers():
