@@ -14,12 +14,21 @@ from ptc_tui.view import TurnRow
 GLYPHS = {"ok": ("✓", "green"), "error": ("✗", "red"), "return": ("⏎", "bold green"),
           "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow")}
 COLUMN_KEYS = ("number", "status", "tokens", "full")
+COLUMN_LABELS = ("#", "", "tokens", "full")
 
 
 def row_cells(row: TurnRow) -> tuple[Text, ...]:
     glyph, style = GLYPHS.get(row.status, ("?", ""))
     return (Text(str(row.number), justify="right"), Text(glyph, style),
             Text(f"{row.tokens:,}", justify="right"), Text(f"{row.full_tokens:,}", justify="right"))
+
+
+def column_widths(rows: tuple[TurnRow, ...]) -> tuple[int, ...]:
+    """The width each column needs for `rows`. The table gets them as fixed widths: its own
+    auto widths are settled on idle, and a row drawn before that stays cut ("1,11")."""
+    cells = [row_cells(r) for r in rows]
+    return tuple(max([len(label), *(c.cell_len for c in column)])
+                 for label, column in zip(COLUMN_LABELS, zip(*cells) if cells else [()] * 4))
 
 
 class TurnList(DataTable):
@@ -47,24 +56,22 @@ class TurnList(DataTable):
 
     def __init__(self, **kwargs) -> None:
         self.numbers: tuple[int, ...] = ()     # before DataTable's init, which sets reactives
+        self.widths: tuple[int, ...] = ()
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
 
-    def _add_columns(self) -> None:
-        for label, key in zip(("#", "", "tokens", "full"), COLUMN_KEYS):
-            self.add_column(label, key=key)
-
     def watch_turn_rows(self, rows: tuple[TurnRow, ...]) -> None:
-        if tuple(r.number for r in rows) == self.numbers:
+        widths = column_widths(rows)
+        if tuple(r.number for r in rows) == self.numbers and widths == self.widths:
             # same turns, new counts: update in place so the cursor never moves
             for r in rows:
                 for key, cell in zip(COLUMN_KEYS, row_cells(r)):
                     self.update_cell(str(r.number), key, cell)
             return
-        if not self.columns:
-            self._add_columns()
         with self.prevent(DataTable.RowHighlighted):
-            self.clear()
-            self.numbers = tuple(r.number for r in rows)
+            self.clear(columns=True)
+            for label, key, width in zip(COLUMN_LABELS, COLUMN_KEYS, widths):
+                self.add_column(label, key=key, width=width)
+            self.numbers, self.widths = tuple(r.number for r in rows), widths
             for r in rows:
                 self.add_row(*row_cells(r), key=str(r.number))
         self._follow(self.turn)

@@ -13,6 +13,7 @@ from ptc_tui.screens.live_screen import LiveStatus
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.widgets import ProgramPanel, TurnList
 from ptc_tui.widgets.program_panel import NO_TURN
+from ptc_tui.widgets.turn_list import GLYPHS
 from sample_traces import HERE
 from tests.app.conftest import WIDE, settle
 
@@ -50,6 +51,11 @@ async def test_each_n_runs_one_turn_and_the_screen_follows_it():
             assert app.screen.query_one(TurnList).row_count == number
             assert session.turns[-1].program.strip() in app.screen.query_one(ProgramPanel).plain
             assert f"{number} of 5 turns" in status_line(app)
+            table = app.screen.query_one(TurnList)         # drawn whole, not cut ("1,11")
+            row = app.screen.view.rows()[-1]
+            drawn = table.render_line(number).text.split()
+            assert drawn == [str(number), GLYPHS[row.status][0], f"{row.tokens:,}",
+                             f"{row.full_tokens:,}"]
         assert not session.done
 
 
