@@ -192,7 +192,7 @@ class Analyzer:
         if ns in DATA_NAMESPACES:
             return N.DataRef(name, span)
         if ns == "tool":
-            raise invalid(f"tool/{name} must be called: (tool/{name} ...)", span)
+            return N.ToolRef(name, span)
         canonical = NAMESPACES.get(ns)
         if canonical is None:
             if f"{ns}/{name}" in BUILTINS:    # java.util.Date. and friends

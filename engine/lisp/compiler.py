@@ -173,6 +173,9 @@ class Compiler:
         args = ast.Tuple([self.expr(a) for a in n.args], ast.Load())
         return _method("call_tool", ast.Constant(n.name), args)
 
+    def e_ToolRef(self, n):
+        return _method("tool_value", ast.Constant(n.name))
+
     def e_Fn(self, n):
         factory = self.fn_factory(n)
         return _call(factory, *[_load(b.pyname) for b in n.frame.captures])

@@ -11,7 +11,7 @@ import math
 
 from engine.lisp.compare import expanded_size, map_items
 from engine.lisp.errors import error
-from engine.lisp.values import FN_INFO, Keyword, Map, Regex, Symbol, Var, is_fn
+from engine.lisp.values import FN_INFO, Keyword, Map, Regex, Symbol, ToolValue, Var, is_fn
 
 MAX_DEPTH = 200
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
@@ -128,7 +128,7 @@ class _Writer:
             self.seq("#{", sorted(v, key=key_order), "}", depth)
         elif t is Symbol:
             self.add(v.name)
-        elif t is Var:
+        elif t is Var or t is ToolValue:
             self.add(repr(v))
         elif t is Regex:
             self.add('#"' + v.source + '"')

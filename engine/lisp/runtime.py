@@ -19,7 +19,7 @@ from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
 from engine.lisp.results import Definition, ToolCall
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var, is_fn, type_name
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, ToolValue, Var, is_fn, type_name
 
 RUNNING = threading.local()   # .s: the RunContext of the run in progress on this thread
 
@@ -78,8 +78,7 @@ class RunContext:
             raise error("tool_limit_exceeded", f"more than {self.limits.tool_calls} tool calls")
         fn = self.tools.get(name)
         if fn is None:
-            available = ", ".join(sorted(self.tools)) or "none"
-            raise error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
+            raise self._unknown_tool(name)
         for arg in args:
             if expanded_size(arg, self.limits.collection_size + 1) > self.limits.collection_size:
                 raise error("memory_exceeded", f"tool/{name}: an argument holds more than "
@@ -99,6 +98,16 @@ class RunContext:
             raise error("tool_error", f"tool/{name} failed: {message}") from None
         self._record(name, args, value, None, start)
         return value
+
+    def tool_value(self, name: str) -> ToolValue:
+        """`tool/name` as a value; calling it is calling the tool (see call_tool)."""
+        if name not in self.tools:
+            raise self._unknown_tool(name)
+        return ToolValue(name)
+
+    def _unknown_tool(self, name: str) -> PtcError:
+        available = ", ".join(sorted(self.tools)) or "none"
+        return error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
 
     def _record(self, name, args, value, message, start) -> None:
         elapsed = time.perf_counter() - start

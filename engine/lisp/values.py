@@ -112,6 +112,24 @@ class Regex:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolValue:
+    """`tool/name` used as a value (`(map tool/get-order ids)`); prints as `#tool[name]`.
+
+    It holds only the name: calling it calls the tool of that name in the run in progress,
+    through the same path as `(tool/name ...)` (recording, limits, argument conversion). So
+    a tool kept in memory with `def` works in a later turn while that tool exists there."""
+
+    name: str
+
+    def __call__(self, *args):
+        from engine.lisp.runtime import current
+        return current().call_tool(self.name, args)
+
+    def __repr__(self) -> str:
+        return f"#tool[{self.name}]"
+
+
+@dataclass(frozen=True, slots=True)
 class FnInfo:
     """What the printer and error messages know of a compiled function."""
 
@@ -123,11 +141,11 @@ class FnInfo:
 FN_INFO: "weakref.WeakKeyDictionary[object, FnInfo]" = weakref.WeakKeyDictionary()
 
 
-FUNCTION_TYPES = (FunctionType, BuiltinFunctionType, MethodType, partial)
+FUNCTION_TYPES = (FunctionType, BuiltinFunctionType, MethodType, partial, ToolValue)
 
 
 def is_fn(value) -> bool:
-    """True for functions the language made (closures, builtins, combinators)."""
+    """True for functions the language made (closures, builtins, combinators, tools)."""
     return isinstance(value, FUNCTION_TYPES)
 
 
@@ -155,6 +173,7 @@ def type_name(value) -> str:
 _TYPE_NAMES = {
     bool: "boolean", int: "integer", float: "float", str: "string", Keyword: "keyword",
     tuple: "vector", Map: "map", frozenset: "set", Symbol: "symbol", Var: "var", Regex: "regex",
+    ToolValue: "function",
 }
 
 
