@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine import __version__
-from engine.agent.execute import execute_turn
+from engine.agent.execute import execute_turn, previous_results
 from engine.agent.prompt import reference_text
 from engine.agent.tools import Tool, make_tool
 from engine.history import STRATEGIES, HistoryOpts, RenderContext, Turn, Usage
@@ -149,7 +149,8 @@ class Session:
         usage = Usage(completion.input_tokens, completion.output_tokens, completion.cached_tokens)
         turn = execute_turn(len(self.turns) + 1, completion.text, self.memory,
                             data=self.agent.data, tools=self.tools, limits=self.agent.limits,
-                            messages=tuple(messages), usage=usage, llm_ms=llm_ms)
+                            messages=tuple(messages), usage=usage, llm_ms=llm_ms,
+                            previous=previous_results(self.turns))
         self.turns.append(turn)
         self._renderer.add(turn)
         self.memory = turn.memory

@@ -33,6 +33,7 @@ _CATEGORY_OF_NAMESPACE = {"clojure.string": "strings", "clojure.set": "sets", "r
                           "Math": "math"}
 DATA_NAMESPACES = ("data", "ctx")
 PLACEHOLDER = re.compile(r"%(\d*|&)")
+PREVIOUS_RESULTS = {"*1": 0, "*2": 1, "*3": 2}   # the values of the last three turns' programs
 
 
 class Scope:
@@ -181,6 +182,8 @@ class Analyzer:
                               f"call it: ({name} ...)", reason="unbound_var")
             if name in BUILTINS:
                 return N.BuiltinRef(name, span)
+            if name in PREVIOUS_RESULTS:
+                return N.Intrinsic("previous", (N.Const(PREVIOUS_RESULTS[name], span),), span)
             if name in UNSUPPORTED:
                 reason, message, hint = UNSUPPORTED[name]
                 raise invalid(message, span, hint, reason=reason)

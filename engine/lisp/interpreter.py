@@ -34,20 +34,24 @@ for _b in BUILTINS.values():
 _BUILTIN_NAMES = {code.co_name: name for code, name in _BUILTIN_CODES.items()}
 
 
-def run(source: str, data=None, tools=None, memory=None, limits=None) -> RunResult:
+def run(source: str, data=None, tools=None, memory=None, limits=None, *,
+        previous=()) -> RunResult:
     """Run PTC-Lisp `source` and return its RunResult; never raises for any program.
 
     `data` is read as `data/name`; `tools` maps names to Python callables (`tool/name`);
-    `memory` maps names defined by earlier runs to their values; `limits` overrides Limits.
-    Bad arguments from the host (not the program) raise ValueError.
+    `memory` maps names defined by earlier runs to their values; `limits` overrides Limits;
+    `previous` holds the values of earlier turns' programs, latest first, read as `*1`, `*2`,
+    `*3` (nil where missing). Bad arguments from the host (not the program) raise ValueError.
     """
     limits = Limits.from_dict(limits)
     data_map = _host_data(data, limits)
     tools = _host_tools(tools)
     memory = dict(memory or {})
     namespace = {name: _memory_value(name, v, limits) for name, v in memory.items()}
+    earlier = _previous_values(previous, limits)
     started = time.perf_counter()
     ctx = RunContext(limits, data_map, tools, started + limits.time_ms / 1000, namespace)
+    ctx.previous = earlier
     outer = current_or_none()   # a tool may itself run a program
     RUNNING.s = ctx
     value, signal, err = None, None, None
@@ -132,6 +136,15 @@ def _memory_value(name: str, value, limits: Limits):
         except ConversionError as e:
             raise ValueError(str(e)) from None
     return value
+
+
+def _previous_values(previous, limits: Limits) -> tuple:
+    """`*1 *2 *3` from the host's `previous` (latest first): converted, padded with nil."""
+    if not isinstance(previous, (tuple, list)):
+        raise ValueError(f"previous must be a tuple of earlier values, latest first, got "
+                         f"{type(previous).__name__}")
+    values = [_memory_value(f"*{i + 1}", v, limits) for i, v in enumerate(previous[:3])]
+    return tuple(values) + (None,) * (3 - len(values))
 
 
 def _check_result(value, ctx: RunContext, limits: Limits) -> PtcError | None:

@@ -36,7 +36,7 @@ class RunContext:
     """Everything one run records and needs; compiled code reads it as `_r`."""
 
     __slots__ = ("limits", "data", "tools", "deadline", "prints", "print_chars", "tool_calls",
-                 "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll")
+                 "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll", "previous")
 
     def __init__(self, limits: Limits, data: Map, tools: dict, deadline: float, ns: dict):
         self.limits = limits
@@ -52,6 +52,7 @@ class RunContext:
         self.max_depth = limits.recursion_depth
         self.max_loop = limits.loop_iterations
         self.max_coll = limits.collection_size
+        self.previous = (None, None, None)   # *1 *2 *3: earlier turns' values, latest first
 
     # --- called by compiled code ----------------------------------------------------------
     def define(self, name: str, value, doc):
@@ -295,6 +296,11 @@ def _no_match(value):
     from engine.lisp.printer import pr_str
     raise error("no_matching_clause", f"no matching clause for {pr_str(value, limit=60)}",
                 "add a default as the last form")
+
+
+def _previous(index: int):
+    """`*1`, `*2`, `*3`: the value of the program `index + 1` turns back, or nil."""
+    return current().previous[index]
 
 
 def _return(value):
