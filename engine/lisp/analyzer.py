@@ -284,7 +284,7 @@ class Analyzer:
 def _arity_hint(name: str, n: int) -> str | None:
     if name in ("max", "min", "+", "*") and n == 1:
         return f"to use a collection write (apply {name} coll)"
-    if name in ("map", "filter", "remove", "reduce", "sort-by", "group-by") and n == 1:
+    if name in ("reduce", "sort-by", "group-by") and n == 1:
         return f"({name} f coll): did you mean ->> instead of ->?"
     return None
 
