@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine.lisp import PtcError, RunResult, pr_str, run
-from engine.lisp.values import Keyword, Map, Regex, Symbol, Var
+from engine.lisp.values import BoolKey, Keyword, Map, Regex, Symbol, Var
 
 TIME_MS = 200                  # the time limit of hostile programs: small, to keep tests fast
 GRACE_MS = int(os.environ.get("PTC_TEST_GRACE_MS", "1500"))  # what `run` may take beyond time_ms
@@ -63,8 +63,8 @@ def plain(value) -> bool:
 
 def _plain(value, seen: set) -> bool:
     t = type(value)
-    if value is None or t in (bool, int, float, str, Keyword, Symbol, Var, Regex):
-        return True
+    if value is None or t in (bool, int, float, str, Keyword, Symbol, Var, Regex, BoolKey):
+        return True   # BoolKey: true or false as a stored set item or map key
     if t in (tuple, frozenset, Map):
         if id(value) in seen:
             return True

@@ -16,7 +16,7 @@ from engine.lisp.errors import PtcError, Span, did_you_mean, plural
 from engine.lisp.forms import is_sym, show
 from engine.lisp.patterns import compile_regex
 from engine.lisp.runtime import check_deadline
-from engine.lisp.values import EMPTY_MAP, Keyword, Map
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, as_key
 
 # Namespace aliases and their canonical names. `ns/name` resolves to the builtin registered
 # as `canonical/name` (such as clojure.string/reverse) if any, else to the plain builtin `name`.
@@ -131,7 +131,7 @@ class Analyzer:
         if t is F.SetForm:
             items = tuple(self.analyze(x, env) for x in form.items)
             if all(type(x) is N.Const for x in items) and _hashable(x.value for x in items):
-                return N.Const(frozenset(x.value for x in items), form.span)
+                return N.Const(frozenset(as_key(x.value) for x in items), form.span)
             return N.SetLit(items, form.span)
         if t is F.FnLiteral:
             from engine.lisp.special_forms import fn_literal
@@ -159,7 +159,7 @@ class Analyzer:
             pairs.append((self.analyze(form.items[i], env), self.analyze(form.items[i + 1], env)))
         if all(type(k) is N.Const and type(v) is N.Const for k, v in pairs) and \
                 _hashable(k.value for k, _ in pairs):
-            return N.Const(Map({k.value: v.value for k, v in pairs}) if pairs else EMPTY_MAP,
+            return N.Const(Map({as_key(k.value): v.value for k, v in pairs}) if pairs else EMPTY_MAP,
                            form.span)
         return N.MapLit(tuple(pairs), form.span)
 

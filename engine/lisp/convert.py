@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, Regex, Symbol, Var, is_fn, type_name
+from engine.lisp.values import (INT_MAX, INT_MIN, BoolKey, Keyword, Map, Regex, Symbol, Var, as_key,
+                                from_key, is_fn, type_name)
 
 
 class ConversionError(ValueError):
@@ -21,7 +22,7 @@ def from_python(value, max_depth: int = 100, where: str = "value"):
 
 def _from(value, max_depth, depth, path_ids: set, where):
     t = type(value)
-    if value is None or t is bool or t is str or t is float or t is Keyword:
+    if value is None or t is bool or t is str or t is float or t is Keyword or t is BoolKey:
         return value
     if t is int:
         if not INT_MIN <= value <= INT_MAX:
@@ -80,7 +81,7 @@ def _key(k, max_depth, depth, path_ids, where):
         hash(key)
     except TypeError:
         raise ConversionError(f"{where}: a map key or set item must not be a map") from None
-    return key
+    return as_key(key)
 
 
 def to_python(value, depth: int = 0):
@@ -111,6 +112,7 @@ def to_python(value, depth: int = 0):
 
 
 def _plain_key(k):
+    k = from_key(k)
     t = type(k)
     if t is Keyword or t is Symbol:
         return k.name
@@ -133,8 +135,8 @@ def to_json(value):
     if t is tuple:
         return [to_json(v) for v in value]
     if t is frozenset:
-        from engine.lisp.compare import key_order
-        return [to_json(v) for v in sorted(value, key=key_order)]
+        from engine.lisp.compare import set_items
+        return [to_json(v) for v in set_items(value)]
     if t is Map:
         from engine.lisp.printer import pr_str
         return {(k.name if type(k) is Keyword else k if type(k) is str else pr_str(k)): to_json(v)

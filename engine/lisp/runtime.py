@@ -19,7 +19,8 @@ from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
 from engine.lisp.results import Definition, ToolCall
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, ToolValue, Var, is_fn, type_name
+from engine.lisp.values import (EMPTY_MAP, Keyword, Map, ToolValue, Var, as_keys, from_key,
+                                is_fn, type_name)
 
 RUNNING = threading.local()   # .s: the RunContext of the run in progress on this thread
 
@@ -142,7 +143,7 @@ def tool_arguments(fn, args: tuple) -> tuple[list, dict]:
     """Python arguments for a tool: keyword arguments when a map's keys (or keyword/value
     pairs) all name parameters of `fn`, else positional plain values."""
     if len(args) == 1 and type(args[0]) is Map:
-        pairs = dict(args[0].items())
+        pairs = {from_key(k): v for k, v in args[0].items()}
     elif len(args) >= 2 and len(args) % 2 == 0 and all(type(k) is Keyword for k in args[0::2]):
         pairs = dict(zip(args[0::2], args[1::2]))
     else:
@@ -213,9 +214,10 @@ def _arity_mismatch(label: str, expected: str, got: int):
 def _make_map(flat: tuple):
     if not flat:
         return EMPTY_MAP
-    check_keys(flat[0::2])
+    keys = flat[0::2]
+    check_keys(keys)
     try:
-        return Map(zip(flat[0::2], flat[1::2]))
+        return Map(zip(as_keys(keys), flat[1::2]))
     except TypeError:
         raise error("type_error", "a map key must not be a function or contain a map value "
                                   "that cannot be compared") from None
@@ -224,7 +226,7 @@ def _make_map(flat: tuple):
 def _make_set(items: tuple):
     check_keys(items)
     try:
-        return frozenset(items)
+        return frozenset(as_keys(items))
     except TypeError:
         raise error("type_error", "a set item must be comparable data") from None
 
@@ -248,7 +250,7 @@ def _keyword_arguments(rest: tuple):
         return rest[0]
     if len(rest) % 2 == 0:
         try:
-            return Map(zip(rest[0::2], rest[1::2]))
+            return Map(zip(as_keys(rest[0::2]), rest[1::2]))
         except TypeError:
             pass
     raise error("destructure_error", "the arguments after & of a map destructuring must come "

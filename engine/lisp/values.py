@@ -111,6 +111,60 @@ class Regex:
         return id(self)
 
 
+class BoolKey:
+    """true or false stored as a set item or a map key. Python's `True == 1` and
+    `hash(True) == hash(1)` would make `#{1 true}` one item and `{1 :a true :b}` one entry;
+    stored as TRUE_KEY or FALSE_KEY, a boolean is a key of its own. Every reader of keys and
+    items (compare.map_items, collection_items, the printer, the conversions) gives the
+    boolean back, so programs never see these."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool):
+        object.__setattr__(self, "value", value)
+
+    def __setattr__(self, attr, value):
+        raise AttributeError("keys are immutable")
+
+    def __reduce__(self):
+        return (as_key, (self.value,))
+
+    def __repr__(self) -> str:
+        return "true" if self.value else "false"
+
+
+TRUE_KEY = BoolKey(True)
+FALSE_KEY = BoolKey(False)
+
+
+def as_key(x):
+    """`x` as it is stored as a set item or map key: booleans as TRUE_KEY / FALSE_KEY."""
+    if x is True:
+        return TRUE_KEY
+    if x is False:
+        return FALSE_KEY
+    return x
+
+
+def as_keys(xs):
+    """`as_key` of each of `xs` (`xs` itself when it holds no boolean)."""
+    if type(xs) is str:
+        return xs
+    if bool in set(map(type, xs)):
+        return [as_key(x) for x in xs]
+    return xs
+
+
+def from_key(k):
+    """The value a stored set item or map key stands for."""
+    return k.value if type(k) is BoolKey else k
+
+
+def has_bool_keys(coll) -> bool:
+    """Whether a set or map holds true or false as an item or key."""
+    return TRUE_KEY in coll or FALSE_KEY in coll
+
+
 @dataclass(frozen=True, slots=True)
 class ToolValue:
     """`tool/name` used as a value (`(map tool/get-order ids)`); prints as `#tool[name]`.
@@ -173,7 +227,7 @@ def type_name(value) -> str:
 _TYPE_NAMES = {
     bool: "boolean", int: "integer", float: "float", str: "string", Keyword: "keyword",
     tuple: "vector", Map: "map", frozenset: "set", Symbol: "symbol", Var: "var", Regex: "regex",
-    ToolValue: "function",
+    ToolValue: "function", BoolKey: "boolean",
 }
 
 

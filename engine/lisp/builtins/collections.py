@@ -20,7 +20,7 @@ from engine.lisp.builtins.support import (check_size, checked_int, items, limits
                                           type_error)
 from engine.lisp.compare import check_key, compare, equals
 from engine.lisp.errors import error
-from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Keyword, Map, type_name
+from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Keyword, Map, as_key, type_name
 
 _NOTHING = object()
 _PLAIN = {int, float, str, Keyword}
@@ -642,7 +642,7 @@ def distinct_by(key, coll):
             k = getter(x)
             if type(k) in _COLLECTIONS:
                 check_key(k)
-            seen.setdefault(k, x)
+            seen.setdefault(as_key(k), x)
     except TypeError:
         raise error("type_error", "distinct-by: a key value must be comparable data") from None
     return tuple(seen.values())

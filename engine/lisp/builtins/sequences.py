@@ -19,7 +19,7 @@ from engine.lisp.builtins.support import (CHUNK, build_map, check_size, checked_
                                           thread_first_error, type_error)
 from engine.lisp.compare import check_key, check_keys, compare, sorted_values
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, is_fn, truthy, type_name
+from engine.lisp.values import Keyword, Map, as_key, as_keys, from_key, is_fn, truthy, type_name
 
 
 @builtin("map", "collections", calls_fns=True)
@@ -258,7 +258,7 @@ def conj(coll=None, *xs):
     if t is frozenset:
         check_size("conj", len(coll) + len(xs))
         check_keys(xs)
-        return coll.union(xs)
+        return coll.union(as_keys(xs))
     if t is Map:
         return _into_map("conj", coll, xs)
     raise type_error("conj", "a collection", coll)
@@ -280,7 +280,7 @@ def _into_map(fname: str, m: Map, entries) -> Map:
                 for k, v in e.items():
                     mm[k] = v
             elif type(e) is tuple and len(e) == 2:
-                mm[check_key(e[0])] = e[1]
+                mm[as_key(check_key(e[0]))] = e[1]
             elif e is None:
                 continue
             else:
@@ -308,7 +308,7 @@ def into(to, xf_or_from=None, from_=NO_COLL):
     if t is frozenset:
         check_size("into", len(to) + len(source))
         check_keys(source)
-        return to.union(source)
+        return to.union(as_keys(source))
     if t is Map:
         return _into_map("into", to, source)
     raise type_error("into", "a collection to add to", to)
@@ -495,7 +495,7 @@ def group_by(keyfn, coll):
     for x in chain.from_iterable(chunks(items("group-by", coll))):
         k = getter(x)
         try:
-            groups.setdefault(check_key(k), []).append(x)
+            groups.setdefault(as_key(check_key(k)), []).append(x)
         except TypeError:
             raise error("type_error", f"group-by: cannot use {type_name(k)} as a key") from None
     return build_map({k: tuple(v) for k, v in groups.items()})
@@ -507,7 +507,7 @@ def frequencies(coll):
     counts: dict = {}
     seq = items("frequencies", coll)
     check_keys(seq)
-    for part in chunks(seq):
+    for part in chunks(as_keys(seq)):
         for x in part:
             counts[x] = counts.get(x, 0) + 1
     return build_map(counts)
@@ -521,7 +521,10 @@ def distinct(coll=NO_COLL):
         return xf.distinct_xf()
     seq = items("distinct", coll)
     check_keys(seq)
-    return tuple(dict.fromkeys(seq))
+    keyed = as_keys(seq)
+    if keyed is seq:
+        return tuple(dict.fromkeys(seq))
+    return tuple(map(from_key, dict.fromkeys(keyed)))
 
 
 @builtin("apply", "functions", calls_fns=True)

@@ -16,7 +16,7 @@ from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import chunks, items, limits, type_error
 from engine.lisp.compare import check_key, equals
 from engine.lisp.errors import error
-from engine.lisp.values import is_fn, truthy
+from engine.lisp.values import as_key, is_fn, truthy
 
 NO_COLL = object()   # a sequence function called without its collection: a transducer
 
@@ -136,9 +136,10 @@ def distinct_xf():
         seen: set = set()
 
         def step(acc, x):
-            if check_key(x) in seen:
+            k = as_key(check_key(x))
+            if k in seen:
                 return acc
-            seen.add(x)
+            seen.add(k)
             return rf(acc, x)
         return step
     return _stepper(make)
