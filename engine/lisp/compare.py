@@ -12,7 +12,8 @@ from functools import cmp_to_key
 from operator import attrgetter, itemgetter
 
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, Symbol, as_key, from_key, has_bool_keys, is_fn, type_name
+from engine.lisp.values import (Keyword, Map, Symbol, ToolValue, as_key, from_key, has_bool_keys,
+                                is_fn, type_name)
 
 
 _COLLECTIONS = (tuple, frozenset, Map)
@@ -31,7 +32,7 @@ def equals(a, b) -> bool:
         check_key(b)
         return a == b and _same_kinds(a, b)
     elif is_fn(a) or is_fn(b):
-        return False
+        return ta is ToolValue and tb is ToolValue and a == b   # the same tool, by name
     return a == b
 
 
