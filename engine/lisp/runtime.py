@@ -223,6 +223,11 @@ def _make_map(flat: tuple):
                                   "that cannot be compared") from None
 
 
+def _make_plain_map(flat: tuple):
+    """A map literal whose keys are keywords, strings or integers written in the source."""
+    return Map(zip(flat[0::2], flat[1::2]))
+
+
 def _make_set(items: tuple):
     check_keys(items)
     try:
