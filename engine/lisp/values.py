@@ -2,7 +2,9 @@
 
 nil is None, booleans bool, integers int (64-bit range enforced by arithmetic), floats float,
 strings str. Vectors are tuples, maps are immutables.Map (a persistent hash map, so `assoc`
-in a loop is not quadratic), sets are frozensets. Functions are plain Python callables.
+in a loop is not quadratic), sets are frozensets; a boolean set item or map key is stored as
+a BoolKey (see there). Functions are plain Python callables; `tool/name` as a value is a
+ToolValue.
 """
 
 from __future__ import annotations
