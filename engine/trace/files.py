@@ -9,6 +9,8 @@ from dataclasses import asdict, fields
 
 from engine.history import HistoryOpts, ToolInfo, Turn, Usage
 from engine.lisp import Definition, PtcError, Span, ToolCall
+from engine.trace import strict_json
+from engine.trace.disk import UnreadableFile, read_text, write_atomically
 from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Trace
 from engine.trace.values import MalformedValue, decode, encode
 
@@ -19,15 +21,17 @@ class TraceError(Exception):
     """A trace file that cannot be read; the message names the file and the problem."""
 
 
+class UnreadableTrace(TraceError):
+    """A trace file that cannot be read at all (missing, not a regular file, too large), as
+    opposed to one that reads but is not a valid trace."""
+
+
 # --- writing -------------------------------------------------------------------------------
 
 def save_trace(trace: Trace, path) -> None:
-    """Write `trace` to `path` (atomically: a crash mid-write never leaves half a file)."""
-    text = dumps_trace(trace)
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    """Write `trace` to `path` atomically (engine.trace.disk.write_atomically): a failure of
+    any kind leaves the previous file as it was."""
+    write_atomically(path, dumps_trace(trace))
 
 
 def dumps_trace(trace: Trace) -> str:
@@ -91,22 +95,16 @@ def _error_json(e: PtcError) -> dict:
 # --- reading -------------------------------------------------------------------------------
 
 def load_trace(path) -> Trace:
-    """The trace saved at `path`; TraceError for a missing, broken, truncated, hostile or
-    wrong-version file."""
+    """The trace saved at `path`; UnreadableTrace for a file that cannot be read (missing, not
+    a regular file, too large), TraceError for a broken, truncated, hostile or wrong-version
+    one."""
     name = os.fspath(path)
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise TraceError(f"{name}: {size:,} bytes is larger than the "
-                             f"{MAX_FILE_BYTES:,}-byte limit for trace files")
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise TraceError(f"{name}: cannot read the file: {e.strerror or e}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise TraceError(f"{name}: not UTF-8 text (byte {e.start})") from None
+        text = read_text(path, MAX_FILE_BYTES)
+    except UnreadableFile as e:
+        raise UnreadableTrace(str(e)) from None
+    except ValueError as e:
+        raise TraceError(str(e)) from None
     return loads_trace(text, name)
 
 
@@ -115,9 +113,13 @@ def loads_trace(text: str, name: str = "<trace>") -> Trace:
 
 
 def parse_json(text: str, name: str):
-    """`text` parsed as JSON; TraceError naming `name` for text that is not JSON."""
+    """`text` parsed as JSON; TraceError naming `name` for text that is not JSON, and for what
+    JSON allows but a trace never holds: a key given twice, NaN or infinite numbers, integers
+    too long to be a 64-bit number and lone surrogates (the error names the field)."""
     try:
-        return json.loads(text)
+        doc = strict_json.loads(text)
+    except strict_json.DuplicateKey as e:
+        raise TraceError(f"{name}: {e}") from None
     except json.JSONDecodeError as e:
         if e.pos >= len(text.rstrip()):
             raise TraceError(f"{name}: the file ends in the middle of the JSON "
@@ -126,8 +128,10 @@ def parse_json(text: str, name: str):
                          f"{e.msg}") from None
     except RecursionError:
         raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
-    except ValueError as e:      # e.g. an integer of thousands of digits
-        raise TraceError(f"{name}: not a valid trace: {e}") from None
+    problem = strict_json.first_bad_value(doc, text)
+    if problem:
+        raise TraceError(f"{name}: {problem}")
+    return doc
 
 
 def trace_from_json(doc, name: str = "<trace>") -> Trace:

@@ -18,6 +18,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 
 from engine.history import Turn
+from engine.trace import strict_json
 from engine.trace.files import TraceError, parse_json, trace_from_json, trace_to_json
 from engine.trace.model import FORMAT, VERSION, Trace
 from engine.trace.values import encode
@@ -373,6 +374,12 @@ def _json_attr(attrs: dict, key: str, where: str):
         raise _NotOurs(f'{where} has no "{key}" attribute')
     text = _string(attrs, key, where, "")
     try:
-        return json.loads(text)
+        value = strict_json.loads(text)
+    except strict_json.DuplicateKey as e:
+        raise _NotOurs(f'{where}: "{key}": {e}') from None
     except (ValueError, RecursionError):
         raise _NotOurs(f'{where}: "{key}" is not valid JSON') from None
+    problem = strict_json.first_bad_value(value, text)
+    if problem:
+        raise _NotOurs(f'{where}: "{key}": {problem}')
+    return value
