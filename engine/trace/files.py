@@ -246,7 +246,7 @@ def _turn(t, w: str, messages: list, memory: dict) -> Turn:
                               tuple(decode(x, f"{cw}.args") for x in _get(c, "args", list, cw)),
                               decode(c.get("result"), f"{cw}.result"),
                               _get(c, "error", str, cw, optional=True),
-                              float(_get(c, "duration_ms", _NUM, cw, optional=True) or 0)))
+                              _ms(c, "duration_ms", cw)))
     definitions = [Definition(_get(d, "name", str, f"{w}.definitions[{i}]"),
                               _get(d, "doc", str, f"{w}.definitions[{i}]", optional=True),
                               _get(d, "is_fn", bool, f"{w}.definitions[{i}]"))
@@ -268,8 +268,18 @@ def _turn(t, w: str, messages: list, memory: dict) -> Turn:
         usage=None if usage is None else Usage(
             *(_get(usage, k, int, f"{w}.usage", optional=True)
               for k in ("input_tokens", "output_tokens", "cached_tokens"))),
-        llm_ms=float(_get(t, "llm_ms", _NUM, w, optional=True) or 0),
-        run_ms=float(_get(t, "run_ms", _NUM, w, optional=True) or 0))
+        llm_ms=_ms(t, "llm_ms", w), run_ms=_ms(t, "run_ms", w))
+
+
+MAX_MS = 1e10            # 115 days: longer than any turn, small enough to add up and print
+
+
+def _ms(obj, key: str, where: str) -> float:
+    """A duration in milliseconds (optional, 0 when absent), between 0 and MAX_MS."""
+    value = float(_get(obj, key, _NUM, where, optional=True) or 0)
+    if not 0 <= value <= MAX_MS:
+        raise _Bad(f"{where}.{key}: {value:.3g} ms is out of range (0 to {MAX_MS:.0e} ms)")
+    return value
 
 
 def _error(e, w: str) -> PtcError | None:

@@ -1,15 +1,15 @@
 """`ptc-tui validate TRACE`: the trace loads, and the messages it recorded are exactly what its
 strategy renders from its turns (so every other view of it can be trusted). Exit 1 when the
-file is not a valid trace, 2 when there is no file."""
+file reads but is not a valid trace, 2 when it cannot be read (missing, not a regular file)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from engine.history import render_turns
 from engine.trace import Trace, TraceError, load_trace
+from engine.trace.files import UnreadableTrace
 from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.output import Output
 
@@ -22,10 +22,10 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
-    if not os.path.isfile(args.trace):
-        raise CommandError(f"{args.trace}: no such file")
     try:
         trace = load_trace(args.trace)
+    except UnreadableTrace as e:             # no file to judge: a usage error
+        raise CommandError(str(e)) from None
     except TraceError as e:
         return invalid(str(e))
     problem = first_difference(trace)
