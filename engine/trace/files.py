@@ -117,8 +117,8 @@ def parse_json(text: str, name: str):
     JSON allows but a trace never holds: a key given twice, NaN or infinite numbers, integers
     too long to be a 64-bit number and lone surrogates (the error names the field)."""
     try:
-        doc = strict_json.loads(text)
-    except strict_json.DuplicateKey as e:
+        return strict_json.loads(text)
+    except (strict_json.DuplicateKey, strict_json.BadValue) as e:
         raise TraceError(f"{name}: {e}") from None
     except json.JSONDecodeError as e:
         if e.pos >= len(text.rstrip()):
@@ -128,10 +128,6 @@ def parse_json(text: str, name: str):
                          f"{e.msg}") from None
     except RecursionError:
         raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
-    problem = strict_json.first_bad_value(doc, text)
-    if problem:
-        raise TraceError(f"{name}: {problem}")
-    return doc
 
 
 def trace_from_json(doc, name: str = "<trace>") -> Trace:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 
 MAX_INT_DIGITS = 19          # 2**63 has 19 digits: nothing a trace records needs more
 
@@ -39,38 +38,35 @@ def _object(pairs: list) -> dict:
     return doc
 
 
-def _int(text: str):
-    return _OutOfRange(text) if len(text.lstrip("-")) > MAX_INT_DIGITS else int(text)
-
-
-def _float(text: str):
-    value = float(text)
-    return value if math.isfinite(value) else _OutOfRange(text)
-
-
-_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_int=_int, parse_float=_float,
-                            parse_constant=_OutOfRange)
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+class BadValue(ValueError):
+    """A number out of range or a lone surrogate; the message names the field."""
 
 
 def loads(text: str):
     """`text` parsed; json.JSONDecodeError for text that is not JSON, DuplicateKey naming the
-    key; out-of-range numbers parse to markers that `first_bad_value` finds."""
-    return _DECODER.decode(text)
+    key, BadValue naming the field that holds an out-of-range number or a lone surrogate."""
+    out_of_range = []
 
+    def marked(value_text: str):
+        out_of_range.append(value_text)
+        return _OutOfRange(value_text)
 
-def first_bad_value(doc, text: str) -> str | None:
-    """Where `doc` (parsed from `text`) holds an out-of-range number or a lone surrogate, and
-    what it is; None when it holds neither. Walks the document only when `text` hints at one."""
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) or _has_marker(text):
-        return _walk(doc, "")
-    return None
+    def parse_int(value_text: str):
+        return marked(value_text) if len(value_text.lstrip("-")) > MAX_INT_DIGITS \
+            else int(value_text)
 
+    def parse_float(value_text: str):
+        value = float(value_text)
+        return value if math.isfinite(value) else marked(value_text)
 
-def _has_marker(text: str) -> bool:
-    # cheap over-approximations: a long run of digits, NaN/Infinity, or an exponent
-    return ("NaN" in text or "Infinity" in text or re.search(r"\d{20}|[eE][+-]?\d{3}", text)
-            is not None)
+    decoder = json.JSONDecoder(object_pairs_hook=_object, parse_int=parse_int,
+                               parse_float=parse_float, parse_constant=marked)
+    doc = decoder.decode(text)
+    if out_of_range or "\\ud" in text or "\\uD" in text:    # the walk, only when needed
+        problem = _walk(doc, "")
+        if problem:
+            raise BadValue(problem)
+    return doc
 
 
 def _walk(value, where: str) -> str | None:
