@@ -3,6 +3,7 @@ gives one TraceError naming the file and what is wrong with it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import asdict, fields
@@ -36,8 +37,19 @@ def save_trace(trace: Trace, path) -> None:
 
 def dumps_trace(trace: Trace) -> str:
     """The trace as JSON text; each distinct message is stored once (`messages`), and each
-    turn lists the ones it was sent by index, so a 200-turn `full` run stays linear in size."""
-    return json.dumps(trace_to_json(trace), ensure_ascii=False, indent=1)
+    turn lists the ones it was sent by index, so a 200-turn `full` run stays linear in size.
+    The last field, `digest`, is a hash of all the others (`content_digest`)."""
+    doc = trace_to_json(trace)
+    doc["digest"] = content_digest(doc)
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def content_digest(doc: dict) -> str:
+    """`sha256:` and the hex SHA-256 of the document without its `digest`, as compact JSON:
+    any edit of a saved trace (a print, a tool result, a token count) changes it."""
+    body = {k: v for k, v in doc.items() if k != "digest"}
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def trace_to_json(trace: Trace) -> dict:
@@ -99,13 +111,18 @@ def load_trace(path) -> Trace:
     a regular file, too large), TraceError for a broken, truncated, hostile or wrong-version
     one."""
     name = os.fspath(path)
+    return trace_from_json(load_trace_doc(path), name)
+
+
+def load_trace_doc(path):
+    """The JSON document in the trace file at `path`, parsed but not yet checked as a trace."""
     try:
         text = read_text(path, MAX_FILE_BYTES)
     except UnreadableFile as e:
         raise UnreadableTrace(str(e)) from None
     except ValueError as e:
         raise TraceError(str(e)) from None
-    return loads_trace(text, name)
+    return parse_json(text, os.fspath(path))
 
 
 def loads_trace(text: str, name: str = "<trace>") -> Trace:
