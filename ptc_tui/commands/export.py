@@ -45,7 +45,9 @@ def import_(args: argparse.Namespace, out: Output) -> int:
     from engine.trace.otel import loads_otlp
     if args.output:
         check_target(args.output, args.force)
-    trace = loads_otlp(read_text(args.otlp, MAX_FILE_BYTES), args.otlp)
+    warn = (lambda line: print(f"ptc-tui: {args.otlp}: warning: {line}", file=sys.stderr)) \
+        if args.lenient else None
+    trace = loads_otlp(read_text(args.otlp, MAX_FILE_BYTES), args.otlp, warn)
     write(dumps_trace(trace), args.output)
     return 0
 
