@@ -36,11 +36,13 @@ def write_atomically(path, text: str) -> None:
             os.close(fd)
         _keep_mode(path, tmp)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):          # name the target, not the temporary file
+            raise OSError(e.errno, e.strerror or str(e), os.fspath(path)) from None
         raise
     _fsync_folder(folder)
 

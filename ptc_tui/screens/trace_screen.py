@@ -247,7 +247,8 @@ class TraceScreen(Screen):
         try:
             write()
         except (OSError, ValueError) as e:
-            self.notify(escape_controls(f"{path}: {e}"), title="not written", severity="error",
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            self.notify(escape_controls(f"{path}: {why}"), title="not written", severity="error",
                         markup=False)
             return False
         self.notify(escape_controls(f"wrote {len(self.view.trace.turns)} turns to {path}"),

@@ -103,7 +103,7 @@ def test_a_full_disk_keeps_the_previous_file(cli, tmp_path, argv):
     argv = [str(a).format(otlp=otlp) for a in argv] + [str(target)]
     r = subprocess.run([sys.executable, "-c", FULL_DISK, *argv], capture_output=True, text=True,
                        timeout=120)
-    assert r.returncode == 2 and r.stderr.startswith("ptc-tui: ") and "File too large" in r.stderr
+    assert r.returncode == 2 and r.stderr == f"ptc-tui: {target}: File too large\n"
     assert r.stderr.count("\n") == 1, r.stderr
     assert target.read_text() == '{"format": "ptc-trace", "previous": true}'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["previous.json", "run.otlp.json"]
