@@ -18,7 +18,8 @@ from engine.lisp import PtcError, pr_str, to_python
 from engine.llm import LLMError, complete
 from engine.trace import AgentInfo, Outcome, Trace
 
-INTERRUPTED = "the run was interrupted while this program ran; the reply is kept, its effects are not"
+INTERRUPTED = ("the run was interrupted while this program ran; the reply is kept, "
+               "its effects are not")
 
 
 def llm_name(llm) -> str:
