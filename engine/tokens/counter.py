@@ -64,41 +64,16 @@ class TokenCounter:
             per_message[i] += TOKENS_PER_NAME + self.count(messages[i]["name"])
         return MessageCounts(tuple(per_message), sum(per_message) + REPLY_PRIMING)
 
-    def _lookup(self, texts: list[str | None], split_huge: bool = True) -> list[int]:
+    def _lookup(self, texts: list[str | None]) -> list[int]:
         # One dict probe per text: hashing a re-rendered (new but equal) string is most of the
         # cost of a hit, so probing twice (once to find the misses, once to read) would show.
         cache = self._cache
         counts = list(map(cache.get, texts))
         if None in counts:
             missing = list(dict.fromkeys(t for t, n in zip(texts, counts) if n is None))
-            if split_huge:
-                for text in [t for t in missing if t is not None and len(t) > HUGE]:
-                    cache[text] = sum(self._lookup(list(pieces(text)), split_huge=False))
-                missing = [t for t in missing if t is None or len(t) <= HUGE]
             cache.update(zip(missing, self.encoding.count_many([t or "" for t in missing])))
             counts = [cache[t] if n is None else n for t, n in zip(texts, counts)]
         return counts
-
-
-HUGE = 1_000_000        # characters: a longer text is counted as the sum of its pieces
-CUT_ONE_LINE_IN = 64    # a piece ends after a line whose hash is a multiple of this, or a long one
-LONG_LINE = 100_000
-
-
-def pieces(text: str):
-    """`text` cut at line ends chosen by the lines' content, not their position: a huge text
-    that appears inside several messages (a 50 MB reply quoted in every later request) is cut
-    into the same pieces in each, so each piece is encoded once. The sum of the pieces' counts
-    can differ from the whole text's by a token or so per cut (a cut splits a run of
-    whitespace that BPE would have merged): a few in a million, for texts over HUGE only."""
-    piece: list[str] = []
-    for line in text.splitlines(keepends=True):
-        piece.append(line)
-        if len(line) > LONG_LINE or hash(line) % CUT_ONE_LINE_IN == 0:
-            yield "".join(piece)
-            piece = []
-    if piece:
-        yield "".join(piece)
 
 
 _role = itemgetter("role")

@@ -91,17 +91,3 @@ def test_count_many_encodes_new_texts_once(counter, spy):
 def test_special_token_text_is_counted_not_rejected(counter):
     text = "the model wrote <|endoftext|> literally"
     assert counter.count(text) == len(CL100K.encode(text, disallowed_special=()))
-
-
-def test_a_huge_text_quoted_in_several_messages_is_encoded_once(spy, monkeypatch):
-    """A 2 MB reply inside two different messages: its pieces are encoded once in all; the
-    counts stay within a few tokens of the exact ones."""
-    from engine.tokens import counter as counter_module
-    monkeypatch.setattr(counter_module, "HUGE", 200_000)
-    reply = "".join(f"line {i}: {'word ' * (i % 13)}\n" for i in range(40_000))
-    first, second = "Turn 1 said:\n" + reply, "Turn 2 quoted:\n" + reply + "\nand more"
-    counter = TokenCounter(TokenEncoding("cl100k_base", "cl100k_base", "", spy))
-    counts = counter.count_many([first, second])
-    assert abs(counts[0] - tokens(first)) <= 40 and abs(counts[1] - tokens(second)) <= 40
-    encoded = sum(map(len, spy.encoded))
-    assert encoded < len(reply) * 1.05            # the shared text was encoded once, not twice
