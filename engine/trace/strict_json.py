@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 MAX_INT_DIGITS = 19          # 2**63 has 19 digits: nothing a trace records needs more
 
@@ -38,6 +39,9 @@ def _object(pairs: list) -> dict:
     return doc
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 class BadValue(ValueError):
     """A number out of range or a lone surrogate; the message names the field."""
 
@@ -62,7 +66,7 @@ def loads(text: str):
     decoder = json.JSONDecoder(object_pairs_hook=_object, parse_int=parse_int,
                                parse_float=parse_float, parse_constant=marked)
     doc = decoder.decode(text)
-    if out_of_range or "\\ud" in text or "\\uD" in text:    # the walk, only when needed
+    if out_of_range or "\\u" in text and _SURROGATE_ESCAPE.search(text):   # walk if need be
         problem = _walk(doc, "")
         if problem:
             raise BadValue(problem)
