@@ -221,3 +221,19 @@ def test_a_failing_sub_agent_is_a_tool_error_for_its_caller():
     parent = SubAgent("Parent", tools={"child": SubAgent("Child")}, max_turns=1)
     step = parent.run(llm)
     assert step.fail.reason == "tool_error" and "sub-agent child failed" in step.fail.message
+
+
+def test_a_reply_whose_program_is_interrupted_is_kept():
+    """Ctrl-C (or a signal) while the program runs: the reply already paid for stays a turn,
+    marked interrupted, with the memory before it; the interruption goes on up."""
+    def slow(_):
+        raise KeyboardInterrupt
+    session = SubAgent(mission="m", tools={"slow": slow}, max_turns=3).start(
+        ScriptedLLM([code("(def a 1)"), code('(tool/slow "x")')]))
+    session.step()
+    with pytest.raises(KeyboardInterrupt):
+        session.step()
+    kept = session.turns[-1]
+    assert (kept.number, kept.program, kept.error.reason) == (2, '(tool/slow "x")', "interrupted")
+    assert '(tool/slow "x")' in kept.raw_response and kept.memory == session.turns[0].memory
+    assert session.trace().outcome.status == "running"
