@@ -74,13 +74,16 @@ def run(args: argparse.Namespace, out: Output) -> int:
         out.line(f"interrupted after {len(session.turns)} turns")
         save(session, args, out)
         return 130
-    result = session.result
-    if result.fail is None:
-        out.line(f"returned: {format_value(result.return_value, 20, 200)[0]}")
-    else:
-        out.line(f"failed ({result.fail.reason}): {result.fail.message}")
+    out.line(outcome_line(session.result))
     save(session, args, out)
-    return 0 if result.fail is None else 1
+    return 0 if session.result.fail is None else 1
+
+
+def outcome_line(result) -> str:
+    """How a finished run ended, in one line."""
+    if result.fail is None:
+        return f"returned: {format_value(result.return_value, 20, 200)[0]}"
+    return f"failed ({result.fail.reason}): {result.fail.message}"
 
 
 def history_option(own, args: argparse.Namespace):
