@@ -57,6 +57,3 @@ def _folded(rows: list[SideRow], first: bool, last: bool) -> list[SideRow]:
     return [*rows[:keep_before], SideRow("folded", note, note),
             *rows[len(rows) - keep_after:]]
 
-
-def differs(rows: Sequence[SideRow]) -> bool:
-    return any(r.kind in ("changed", "left", "right") for r in rows)
