@@ -83,9 +83,9 @@ class CompareScreen(Screen):
         Binding("G", "last", "Last turn", id="compare.last", show=False),
         Binding("d", "first_divergent", "First difference", id="compare.first_divergent",
                 tooltip="go to the first turn whose programs differ"),
-        Binding("pagedown,J", "scroll_requests(1)", "Scroll requests", id="compare.scroll_down",
+        Binding("J", "scroll_requests(1)", "Scroll requests", id="compare.scroll_down",
                 tooltip="scroll both requests down a page (they scroll together)"),
-        Binding("pageup,K", "scroll_requests(-1)", "Scroll up", id="compare.scroll_up",
+        Binding("K", "scroll_requests(-1)", "Scroll up", id="compare.scroll_up",
                 show=False, tooltip="scroll both requests up a page"),
         Binding("escape,q", "close", "Close", id="compare.close"),
     ]
@@ -96,9 +96,7 @@ class CompareScreen(Screen):
         super().__init__(**kwargs)
         self.comparison = comparison
         self.numbers = [p.number for p in comparison.pairs]
-        first = comparison.first_divergent_turn
-        start = first if first is not None else (self.numbers[0] if self.numbers else 0)
-        self.set_reactive(CompareScreen.turn, start)
+        self.set_reactive(CompareScreen.turn, comparison.start_turn)
 
     def compose(self) -> ComposeResult:
         yield Static(header_text(self.comparison), id="compare-header")
@@ -146,7 +144,8 @@ class CompareScreen(Screen):
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
-        if 0 <= event.cursor_row < len(self.numbers):
+        # a key moving the selection moves the cursor too: an event it left behind is stale
+        if event.cursor_row == event.data_table.cursor_row < len(self.numbers):
             self.turn = self.numbers[event.cursor_row]
 
     # --- actions ------------------------------------------------------------------------------

@@ -119,8 +119,16 @@ class Comparison:
                             "compared turn by turn all the same")
         return cls(sa, sb, pairs, first, tuple(warnings), (a, b))
 
-    def pair(self, number: int) -> TurnPair | None:
-        return next((p for p in self.pairs if p.number == number), None)
+    @property
+    def start_turn(self) -> int:
+        """Where a look at the comparison starts: the first divergent turn, else the first turn
+        a fork ran itself, else the first turn (0: no turns)."""
+        if self.first_divergent_turn is not None:
+            return self.first_divergent_turn
+        forked = [t.parent.turn for t in self.traces if t.parent is not None]
+        numbers = [p.number for p in self.pairs]
+        start = next((n for n in forked if n in numbers), None)
+        return start if start is not None else (numbers[0] if numbers else 0)
 
     def turn_of(self, side: int, number: int):
         """The Turn `number` of run `side` (0: A, 1: B), or None."""

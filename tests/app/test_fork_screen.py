@@ -116,6 +116,7 @@ async def test_F_compares_the_fork_with_its_parent():
         c = screen.comparison
         assert (c.a.name, c.b.name) == ("strategy_comparison.json", "this fork")
         assert c.first_divergent_turn is None and len(c.pairs) == 11
+        assert screen.turn == 5               # no program differs: the fork's first own turn
         assert [p.b.from_parent for p in c.pairs[:5]] == [True] * 4 + [False]
         await pilot.press("escape")
         assert isinstance(app.screen, LiveScreen)
