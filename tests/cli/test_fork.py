@@ -62,10 +62,23 @@ def test_each_history_option_reaches_the_forks_requests(cli, tmp_path, flag, val
     fork = load_trace(out)
     assert getattr(fork.agent.history, field) == expected
     assert fork.parent.changed[field] == expected
-    # turn 6 on were sent what the new options render; validate re-renders and checks them
     parent = load_trace(STRATEGY)
     assert fork.turns[5].messages != parent.turns[5].messages
     assert fork.turns[4].messages == parent.turns[4].messages
+    # turn 6 on were sent what the new options render: validate re-renders and checks them
+    r = cli("validate", out)
+    assert r.status == 0 and "a fork: turns from 6 checked" in r.out
+
+
+def test_validate_still_catches_a_forks_own_turn_that_was_not_sent_as_rendered(cli, tmp_path):
+    out = tmp_path / "fork.json"
+    assert cli("fork", STRATEGY, "--at", 6, "--compress", "namespaced", "-o", out).status == 0
+    doc = json.loads(out.read_text())
+    last = doc["turns"][7]["sent"][-1]
+    doc["messages"][last]["content"] += " tampered"
+    out.write_text(json.dumps(doc))
+    r = cli("validate", out)
+    assert r.status == 1 and "turn 8 (namespaced)" in r.err
 
 
 def test_max_turns_changes_the_budget(cli, tmp_path):
