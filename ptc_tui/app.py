@@ -13,18 +13,18 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from engine.agent import Session
-from engine.trace import Trace, TraceError, load_trace
+from engine.trace import TraceError, load_trace
+from ptc_tui.app_what_if import WhatIf
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.view import TraceView
 from ptc_tui.view.compare import Comparison
-from ptc_tui.view.forks import ForkRequest, start_fork
 from ptc_tui.widgets import escape_controls
 
 
-class PtcApp(App):
+class PtcApp(WhatIf, App):
     """A debugger for LLM agents that write PTC-Lisp."""
 
     TITLE = "ptc-tui"
@@ -38,11 +38,13 @@ class PtcApp(App):
 
     def __init__(self, trace_path: str | Path | None = None, *,
                  session: Session | None = None,
-                 compare: tuple[Path, Path] | None = None) -> None:
+                 compare: tuple[Path, Path] | None = None, save_to: Path | None = None) -> None:
         """Open the trace at `trace_path` (a bad file raises TraceError before the app starts),
-        step `session` live, or compare the two traces of `compare`."""
+        step `session` live (`save_to`: where ctrl+s offers to save it), or compare the two
+        traces of `compare`."""
         super().__init__()
         self.session = session
+        self.save_to = save_to
         self._quit_warned = False
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self._first_view = (TraceView.of(load_trace(self.trace_path))
@@ -57,7 +59,7 @@ class PtcApp(App):
             self.push_screen(CompareScreen(self._comparison))
         elif self.session is not None:
             self.sub_title = f"live: {self.session.agent.name}"
-            self.push_screen(LiveScreen(self.session))
+            self.push_screen(LiveScreen(self.session, save_to=self.save_to))
         elif self._first_view is not None:
             self.sub_title = self.trace_path.name
             self.push_screen(TraceScreen(self._first_view, source=self.trace_path))
@@ -89,57 +91,6 @@ class PtcApp(App):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
-
-    # --- forks and comparisons --------------------------------------------------------------
-    def start_fork(self, parent: Trace, request: ForkRequest, parent_path: Path | None,
-                   tools=None, limits=None) -> None:
-        """Open a fork of `parent` as a live run, once it is set up in a worker (the memory of
-        the turns taken over is rebuilt there); a problem is a notification."""
-        self._fork(parent, request, parent_path, tools, limits)
-
-    @work(thread=True, exclusive=True, group="fork", description="start a fork")
-    def _fork(self, parent: Trace, request: ForkRequest, parent_path, tools, limits) -> None:
-        try:
-            session = start_fork(parent, request, parent_path, tools, limits)
-        except ValueError as e:
-            self.call_from_thread(self.notify, escape_controls(str(e)), title="cannot fork",
-                                  severity="error", timeout=10, markup=False)
-            return
-        self.call_from_thread(self._show_fork, session, parent, parent_path)
-
-    def _show_fork(self, session: Session, parent: Trace, parent_path: Path | None) -> None:
-        screen = LiveScreen(session, parent_trace=parent, parent_name=parent_path.name
-                            if parent_path is not None else "the run forked")
-        self.sub_title = f"fork at turn {session.parent.turn}"
-        self.push_screen(screen)
-
-    def compare(self, a: Trace | Path, b: Trace | Path, a_name: str, b_name: str) -> None:
-        """Show the compare screen of `a` and `b` (traces, or files read in a worker)."""
-        self._compare(a, b, a_name, b_name)
-
-    @work(thread=True, exclusive=True, group="compare", description="compare two traces")
-    def _compare(self, a, b, a_name: str, b_name: str) -> None:
-        try:
-            traces = [load_trace(t) if isinstance(t, Path) else t for t in (a, b)]
-            comparison = Comparison.of(*traces, a_name, b_name)
-        except TraceError as e:
-            self.call_from_thread(self.notify, escape_controls(str(e)), title="cannot compare",
-                                  severity="error", timeout=10, markup=False)
-            return
-        self.call_from_thread(self.push_screen, CompareScreen(comparison))
-
-    def action_compare_with(self) -> None:
-        """Compare the trace on screen with a trace file chosen in the open dialog."""
-        screen = self.screen
-        if not isinstance(screen, TraceScreen):
-            return
-        start = self.trace_path.parent if self.trace_path is not None else Path.cwd()
-        name = screen.source.name if screen.source is not None else "this run"
-
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self.compare(screen.view.trace, Path(path), name, Path(path).name)
-        self.push_screen(OpenDialog(start), chosen)
 
     def _unsaved_live_run(self) -> bool:
         screen = self.screen
@@ -198,11 +149,11 @@ def _help(binding: Binding) -> str:
 
 
 def run_app(path=None, session: Session | None = None,
-            compare: tuple[Path, Path] | None = None) -> int:
-    """Open the trace at `path`, step `session` live, or compare two trace files; 0 once the
-    user quits, 1 (and a message) for a bad trace file."""
+            compare: tuple[Path, Path] | None = None, save_to: Path | None = None) -> int:
+    """Open the trace at `path`, step `session` live (ctrl+s offering `save_to`), or compare
+    two trace files; 0 once the user quits, 1 (and a message) for a bad trace file."""
     try:
-        app = PtcApp(path, session=session, compare=compare)
+        app = PtcApp(path, session=session, compare=compare, save_to=save_to)
     except TraceError as e:
         print(f"ptc-tui: {e}", file=sys.stderr)
         return 1

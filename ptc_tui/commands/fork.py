@@ -70,7 +70,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
     session = start(args)
     if not args.no_tui and sys.stdout.isatty():
         from ptc_tui.app import run_app          # Textual loads only for the app
-        return run_app(session=session)
+        return run_app(session=session,
+                       save_to=Path(args.output).resolve() if args.output else None)
     at = args.at
     taken = f"turns 1–{at - 1} taken over as recorded" if at > 2 else \
         "turn 1 taken over as recorded" if at == 2 else "no turn taken over"

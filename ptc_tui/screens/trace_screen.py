@@ -86,9 +86,10 @@ class TraceScreen(Screen):
 
     def __init__(self, view: TraceView, *, source: Path | None = None,
                  parent_trace: Trace | None = None, parent_name: str = "parent",
-                 **kwargs) -> None:
+                 save_to: Path | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.source = source                        # the file the trace was read from
+        self.save_to = save_to                      # where ctrl+s offers to save it
         self.parent_trace = parent_trace            # a fork made here: the run it came from
         self.parent_name = parent_name
         self.saved_turns = len(view.trace.turns)     # turns already in a file
@@ -274,6 +275,8 @@ class TraceScreen(Screen):
         self.app.push_screen(SaveDialog(self.suggested_path(".otlp.json")), self.export)
 
     def suggested_path(self, suffix: str) -> Path:
+        if suffix == ".json" and self.save_to is not None:
+            return self.save_to
         agent = self.view.trace.agent
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         return Path.cwd() / f"{agent.name or 'trace'}-{stamp}{suffix}"

@@ -164,3 +164,20 @@ async def test_a_fork_that_cannot_start_is_a_notification(notified):
         await settle(app, pilot)
         assert isinstance(app.screen, TraceScreen)
         assert any("unknown LLM spec 'nope:model'" in n for n in notified)
+
+
+async def test_ctrl_s_offers_the_path_the_fork_command_was_given(tmp_path):
+    from engine.agent import fork, fork_llm
+    from ptc_tui.screens.open_dialog import SaveDialog
+    parent = load_trace(sample("product_search"))
+    session = fork(parent, 2, fork_llm(None, parent, 2))
+    app = PtcApp(session=session, save_to=tmp_path / "what-if.json")
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveDialog)
+        assert app.screen.query_one(Input).value == str(tmp_path / "what-if.json")
+        await pilot.press("enter")
+        await pilot.pause()
+    assert load_trace(tmp_path / "what-if.json").parent.turn == 2

@@ -3,6 +3,7 @@ tools with --agent, bad input as one line with exit 2 and nothing written."""
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -145,7 +146,8 @@ def test_on_a_terminal_fork_opens_the_app_on_the_fork(monkeypatch, cli):
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(ptc_tui.app, "run_app", lambda *a, **kw: opened.append(kw) or 0)
-    assert cli("fork", PRODUCT, "--at", 3).status == 0
+    assert cli("fork", PRODUCT, "--at", 3, "-o", "out.json").status == 0
     session = opened[0]["session"]
     assert len(session.turns) == 2 and session.parent.turn == 3 and not session.done
+    assert opened[0]["save_to"] == Path("out.json").resolve()       # what ctrl+s offers
     assert cli("fork", PRODUCT, "--at", 3, "--no-tui").status == 0 and len(opened) == 1
