@@ -39,6 +39,7 @@ class TurnView:
     messages: MessagePane
     memory: tuple[MemoryRow, ...]
     origin: str = ""          # as TurnRow.origin
+    request_note: str | None = None   # a fork's parent turn: its request was sent otherwise
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,18 @@ class TraceView:
             counts.total, self.full_rendering.count(i).total,
             dropped_items(stats, self.turns, self.opts))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,
-                        memory_rows(self.turns, number, self.opts), self.origin(number))
+                        memory_rows(self.turns, number, self.opts), self.origin(number),
+                        self._request_note(number))
+
+    def _request_note(self, number: int) -> str | None:
+        """For a turn a fork took over from a parent run under other history options: the
+        request shown is a re-render, not the one the parent sent."""
+        parent = self.trace.parent
+        history = {f.name for f in fields(HistoryOpts)} | {"max_turns"}
+        if self.origin(number) != "parent" or not history & set(parent.changed):
+            return None
+        return ("recorded by the parent under its own options; shown re-rendered under the "
+                "options on screen (a what-if)")
 
     def header(self) -> Header:
         mission = self.trace.agent.mission.strip()

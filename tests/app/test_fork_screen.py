@@ -13,7 +13,7 @@ from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.fork_dialog import ForkDialog
 from ptc_tui.screens.live_screen import LiveStatus
-from ptc_tui.widgets import ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets import MessagePanel, ProgramPanel, TraceHeader, TurnList
 from tests.app.conftest import WIDE, sample, settle
 
 pytestmark = pytest.mark.anyio
@@ -79,6 +79,8 @@ async def test_the_fork_opens_as_a_live_run_labelled_recorded_and_what_if():
         assert len(session.turns) == 4 and screen.turn == 4
         assert [row[1] for row in cells(app)] == ["✓◦", "✓◦", "✓◦", "✗◦"]
         assert screen.query_one(ProgramPanel).border_title.endswith("· recorded")
+        assert screen.query_one(MessagePanel).plain.startswith(
+            "recorded by the parent under its own options; shown re-rendered")
         header = str(screen.query_one(TraceHeader).content).split("\n")
         assert header[2].startswith("◦ recorded  ✱ what-if  fork of strategy_comparison.json "
                                     "at turn 5: turns 1–4 recorded (parent), 5 on what-if")
@@ -91,6 +93,7 @@ async def test_the_fork_opens_as_a_live_run_labelled_recorded_and_what_if():
         assert len(session.turns) == 5 and screen.turn == 5
         assert cells(app)[4][1] == "✓✱"
         assert screen.query_one(ProgramPanel).border_title.endswith("· what-if")
+        assert not screen.query_one(MessagePanel).plain.startswith("recorded by the parent")
         sent = session.turns[4].messages
         assert sent != load_trace(sample(SAMPLE)).turns[4].messages
         assert any(";; === tools ===" in m["content"] for m in sent)   # namespaced's format
