@@ -21,15 +21,16 @@ class WhatIf:
     """Mixed into PtcApp (which gives `trace_path`, `notify`, screens and workers)."""
 
     def start_fork(self, parent: Trace, request: ForkRequest, parent_path: Path | None,
-                   tools=None, limits=None) -> None:
+                   tools=None, limits=None, live_llm=None) -> None:
         """Open a fork of `parent` as a live run, once it is set up in a worker (the memory of
         the turns taken over is rebuilt there); a problem is a notification."""
-        self._fork(parent, request, parent_path, tools, limits)
+        self._fork(parent, request, parent_path, tools, limits, live_llm)
 
     @work(thread=True, exclusive=True, group="fork", description="start a fork")
-    def _fork(self, parent: Trace, request: ForkRequest, parent_path, tools, limits) -> None:
+    def _fork(self, parent: Trace, request: ForkRequest, parent_path, tools, limits,
+              live_llm) -> None:
         try:
-            session = start_fork(parent, request, parent_path, tools, limits)
+            session = start_fork(parent, request, parent_path, tools, limits, live_llm)
         except ValueError as e:
             self.call_from_thread(self.notify, escape_controls(str(e)), title="cannot fork",
                                   severity="error", timeout=10, markup=False)

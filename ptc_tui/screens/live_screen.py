@@ -69,8 +69,8 @@ class LiveScreen(TraceScreen):
             self.set_reactive(TraceScreen.turn, session.turns[-1].number)
             self.set_reactive(TraceScreen.current, self._turn_view())
 
-    def live_tools(self) -> tuple[object, object]:
-        return self.session.agent.tools or None, self.session.agent.limits
+    def live_run(self) -> tuple[object, object, object]:
+        return self.session.agent.tools or None, self.session.agent.limits, self.session.llm
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():

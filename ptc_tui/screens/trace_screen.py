@@ -224,21 +224,22 @@ class TraceScreen(Screen):
             self.view = self.view.with_opts(event.opts)
 
     # --- fork and compare ----------------------------------------------------------------------
-    def live_tools(self) -> tuple[object, object]:
-        """The real tools and limits a fork of this trace can run (a saved trace has none)."""
-        return None, None
+    def live_run(self) -> tuple[object, object, object]:
+        """The real tools, limits and LLM a fork of this trace can run (a saved trace has
+        none)."""
+        return None, None, None
 
     def action_fork(self) -> None:
         if self.current is None:
             self.notify("no turn to fork from yet", severity="information")
             return
-        tools, _ = self.live_tools()
+        tools, _, _ = self.live_run()
         self.app.push_screen(ForkDialog(self.view.trace, self.turn, self.view.opts,
                                         live_tools=bool(tools)), self._fork)
 
     def _fork(self, request: ForkRequest | None) -> None:
         if request is not None:
-            self.app.start_fork(self.view.trace, request, self.source, *self.live_tools())
+            self.app.start_fork(self.view.trace, request, self.source, *self.live_run())
 
     def action_compare_parent(self) -> None:
         trace = self.view.trace

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engine.agent import Session, fork, fork_llm
 from engine.history import HistoryOpts
+from engine.llm import ScriptedLLM
 from engine.trace import Trace, TraceError, load_trace
 from ptc_tui.agent_files import AgentFileError, load_agent_file
 from ptc_tui.view.options import BY_NAME
@@ -56,12 +57,17 @@ def parse_request(at: int, llm: str, strategy: str, println_limit: str, tool_cal
 
 
 def start_fork(parent: Trace, request: ForkRequest, parent_path: Path | None,
-               tools: Mapping | None = None, limits=None) -> Session:
+               tools: Mapping | None = None, limits=None, live_llm=None) -> Session:
     """The fork session of `request`; `tools` are the live run's real tools (None: answer from
-    the record) unless the request names an agent file. ValueError with a one-line reason."""
+    the record) unless the request names an agent file. A live run's scripted LLM is the
+    default LLM, its replies aligned on turn numbers as a replay's are. ValueError with a
+    one-line reason."""
     try:
-        llm = fork_llm(request.llm, parent, request.at,
-                       parent_path.name if parent_path else "this trace")
+        if request.llm is None and isinstance(getattr(live_llm, "replies", None), list):
+            llm = ScriptedLLM(live_llm.replies[request.at - 1:], name=live_llm.name)
+        else:
+            llm = fork_llm(request.llm, parent, request.at,
+                           parent_path.name if parent_path else "this trace")
         if request.agent is not None:
             agent = load_agent_file(request.agent).agent
             tools, limits = agent.tools, agent.limits

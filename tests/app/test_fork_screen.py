@@ -184,3 +184,30 @@ async def test_ctrl_s_offers_the_path_the_fork_command_was_given(tmp_path):
         await pilot.press("enter")
         await pilot.pause()
     assert load_trace(tmp_path / "what-if.json").parent.turn == 2
+
+
+async def test_a_live_runs_fork_keeps_its_real_tools_and_replays_its_replies():
+    from ptc_tui.agent_files import load_agent_file
+    demo = load_agent_file(sample("product_search").with_suffix(".py"))
+    app = PtcApp(session=demo.agent.start(demo.scripted_llm()))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("n")
+        await settle(app, pilot)
+        await pilot.press("n")
+        await settle(app, pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        dialog = app.screen
+        assert "the live run's own tools" in dialog.query_one("#fork-agent", Input).placeholder
+        await pilot.press("enter")
+        await settle(app, pilot)
+        fork_screen = app.screen
+        assert isinstance(fork_screen, LiveScreen) and fork_screen.session.parent.tools == "agent"
+        assert fork_screen.session.parent.file is None           # the live run was not saved
+        await pilot.press("c")
+        await settle(app, pilot)
+        assert fork_screen.session.result.return_value == ("Laptop", "Monitor")
+        await pilot.press("F")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CompareScreen)
+        assert app.screen.comparison.a.name == "the run forked"
