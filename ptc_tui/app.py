@@ -16,16 +16,19 @@ from textual.screen import Screen
 
 from engine.agent import Session
 from engine.trace import TraceError, load_trace, save_trace
+from ptc_tui.app_what_if import WhatIf
 from ptc_tui.autosave import autosave_path, unseen_autosaves
 from ptc_tui.screens import LiveScreen, TraceScreen
+from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.signals import SIGNALS
 from ptc_tui.view import TraceView
+from ptc_tui.view.compare import Comparison
 from ptc_tui.widgets import escape_controls
 
 
-class PtcApp(App):
+class PtcApp(WhatIf, App):
     """A debugger for LLM agents that write PTC-Lisp."""
 
     TITLE = "ptc-tui"
@@ -38,9 +41,11 @@ class PtcApp(App):
     ]
 
     def __init__(self, trace_path: str | Path | None = None, *,
-                 session: Session | None = None, save_path: str | Path | None = None) -> None:
+                 session: Session | None = None, save_path: str | Path | None = None,
+                 compare: tuple[Path, Path] | None = None) -> None:
         """Open the trace at `trace_path` (a bad file raises TraceError before the app starts),
-        or step `session` live, saving it to `save_path` after every turn."""
+        step `session` live, saving it to `save_path` after every turn, or compare the two
+        traces of `compare`."""
         super().__init__()
         self.session = session
         self.save_path = Path(save_path) if save_path is not None else None
@@ -50,18 +55,24 @@ class PtcApp(App):
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self._first_view = (TraceView.of(load_trace(self.trace_path))
                             if self.trace_path is not None else None)
+        self._comparison = (Comparison.of(load_trace(compare[0]), load_trace(compare[1]),
+                                          str(compare[0]), str(compare[1]))
+                            if compare is not None else None)
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
         for signum in SIGNALS:
             loop.add_signal_handler(signum, self.stop_on_signal, signum)
         self._name_autosaves()
-        if self.session is not None:
+        if self._comparison is not None:
+            self.sub_title = "compare"
+            self.push_screen(CompareScreen(self._comparison))
+        elif self.session is not None:
             self.sub_title = f"live: {self.session.agent.name}"
-            self.push_screen(LiveScreen(self.session, self.save_path))
+            self.push_screen(LiveScreen(self.session, self.save_path, save_to=self.save_path))
         elif self._first_view is not None:
             self.sub_title = self.trace_path.name
-            self.push_screen(TraceScreen(self._first_view))
+            self.push_screen(TraceScreen(self._first_view, source=self.trace_path))
 
     def on_unmount(self) -> None:
         loop = asyncio.get_running_loop()
@@ -90,7 +101,7 @@ class PtcApp(App):
     def _show_trace(self, path: Path, view: TraceView) -> None:
         self.trace_path = path
         self.sub_title = path.name
-        screen = TraceScreen(view)
+        screen = TraceScreen(view, source=path)
         if isinstance(self.screen, TraceScreen):
             self.switch_screen(screen)
         else:
@@ -165,6 +176,8 @@ class PtcApp(App):
                 yield SystemCommand(binding.description, binding.tooltip or _help(binding),
                                     lambda a=binding.action, o=owner: o.run_action(a))
         if isinstance(screen, TraceScreen):
+            yield SystemCommand("Compare with…", "Compare this trace with another trace file, "
+                                "turn by turn", self.action_compare_with)
             for name in screen.strategies:
                 yield SystemCommand(f"Strategy: {name}", f"Show the history under {name}",
                                     lambda n=name: screen.set_strategy(n))
@@ -174,12 +187,14 @@ def _help(binding: Binding) -> str:
     return f"{binding.description} ({binding.key.split(',')[0]})"
 
 
-def run_app(path=None, session: Session | None = None, save_path=None) -> int:
-    """Open the trace at `path`, or step `session` live (saving it to `save_path` after every
-    turn); 0 once the user quits, 2 (and a message) for a trace file that cannot be read,
-    128 + the signal's number when a signal ended it (its live run saved first)."""
+def run_app(path=None, session: Session | None = None, save_path=None,
+            compare: tuple[Path, Path] | None = None) -> int:
+    """Open the trace at `path`, step `session` live (saving it to `save_path` after every
+    turn), or compare two trace files; 0 once the user quits, 2 (and a message) for a trace
+    file that cannot be read, 128 + the signal's number when a signal ended it (its live run
+    saved first)."""
     try:
-        app = PtcApp(path, session=session, save_path=save_path)
+        app = PtcApp(path, session=session, save_path=save_path, compare=compare)
     except TraceError as e:
         print(f"ptc-tui: {one_line(str(e))}", file=sys.stderr)
         return 2

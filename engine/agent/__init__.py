@@ -3,8 +3,10 @@
 from engine.agent.agent import Failure, Session, Step, SubAgent, llm_name
 from engine.agent.execute import execute_turn, previous_results
 from engine.agent.extract import extract_program
-from engine.agent.llm_spec import open_llm
+from engine.agent.fork import fork
+from engine.agent.llm_spec import fork_llm, open_llm
 from engine.agent.tools import Tool, make_tool, tool
 
 __all__ = ["SubAgent", "Session", "Step", "Failure", "Tool", "tool", "make_tool",
-           "execute_turn", "previous_results", "extract_program", "open_llm", "llm_name"]
+           "execute_turn", "previous_results", "extract_program", "open_llm", "llm_name",
+           "fork", "fork_llm"]

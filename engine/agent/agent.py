@@ -16,7 +16,7 @@ from engine.agent.tools import Tool, make_tool
 from engine.history import STRATEGIES, HistoryOpts, RenderContext, Turn, Usage
 from engine.lisp import PtcError, pr_str, to_python
 from engine.llm import LLMError, complete
-from engine.trace import AgentInfo, Outcome, Trace
+from engine.trace import AgentInfo, Outcome, Parent, Trace
 
 INTERRUPTED = ("the run was interrupted while this program ran; the reply is kept, "
                "its effects are not")
@@ -123,19 +123,34 @@ class SubAgent:
 
 
 class Session:
-    """One run, advanced a turn at a time (the app steps it key by key)."""
+    """One run, advanced a turn at a time (the app steps it key by key).
 
-    def __init__(self, agent: SubAgent, llm, opts: HistoryOpts):
+    A fork (engine.agent.fork) gives its own `tools` and `context` (the parent's recorded
+    ones) and starts from turns it took over (`take_over`)."""
+
+    def __init__(self, agent: SubAgent, llm, opts: HistoryOpts, *,
+                 tools: list[Tool] | None = None, context: RenderContext | None = None):
         self.agent = agent
         self.llm = llm
         self.opts = opts
-        tools = agent.tool_list(llm, opts)
+        tools = agent.tool_list(llm, opts) if tools is None else tools
         self.tools = {t.name: t.fn for t in tools}
-        self.context = agent.context(tools)
+        self.context = context if context is not None else agent.context(tools)
         self.turns: list[Turn] = []
         self.memory: dict = {}
         self.result: Step | None = None
+        self.parent: Parent | None = None
         self._renderer = STRATEGIES[opts.strategy](self.context, opts)
+
+    def take_over(self, turns, memory, parent: Parent) -> None:
+        """Start from `turns` run elsewhere (a fork's parent): they are kept as they are, the
+        history renders them under this session's options, and the next step is the turn after
+        them, run against `memory`."""
+        for turn in turns:
+            self.turns.append(turn)
+            self._renderer.add(turn)
+        self.memory = memory
+        self.parent = parent
 
     @property
     def done(self) -> bool:
@@ -203,7 +218,7 @@ class Session:
         info = AgentInfo(c.mission, c.max_turns, c.reference, c.tools, c.data, self.opts,
                          llm_name(self.llm), self.agent.name, self.agent.description)
         when = created_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
-        return Trace(info, tuple(self.turns), outcome, __version__, when)
+        return Trace(info, tuple(self.turns), outcome, __version__, when, self.parent)
 
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")

@@ -1,9 +1,10 @@
-"""open_llm: an LLM from a spec string, including `replay:TRACE` (which needs engine.trace)."""
+"""open_llm: an LLM from a spec string, including `replay:TRACE` (which needs engine.trace), and
+fork_llm: the LLM a fork runs."""
 
 from __future__ import annotations
 
 from engine.llm import ReplayLLM, from_spec
-from engine.trace import load_trace
+from engine.trace import Trace, load_trace
 
 
 def open_llm(spec: str, **options):
@@ -17,3 +18,34 @@ def open_llm(spec: str, **options):
         llm.name = spec
         return llm
     return from_spec(spec, **options)
+
+
+# Specs that name a model to ask again; the others (scripted:, replay:) name recorded replies.
+MODEL_PROVIDERS = ("openai", "anthropic", "openrouter", "ollama")
+
+
+def fork_llm(spec: str | None, parent: Trace, at: int, parent_name: str = "parent"):
+    """The LLM of a fork of `parent` at turn `at`: `spec`, else the parent's own LLM.
+
+    Replies are aligned on turn numbers: `replay:TRACE` answers turn k with that trace's reply
+    for turn k, so replaying the parent under its own options reproduces it. A parent run on
+    recorded replies (scripted: or replay:) has no model to ask again: the default replays the
+    parent itself (named `replay:<parent_name>`). `scripted:FILE` answers turn `at` with the
+    file's first reply."""
+    if spec is None:
+        own = parent.agent.llm
+        if own.partition(":")[0] in MODEL_PROVIDERS:
+            return open_llm(own)
+        return _replay(parent, at, f"replay:{parent_name}")
+    if spec.startswith("replay:"):
+        path = spec[len("replay:"):]
+        if not path:
+            raise ValueError("replay: needs a trace file, e.g. replay:run.json")
+        return _replay(load_trace(path), at, spec)
+    return open_llm(spec)
+
+
+def _replay(trace: Trace, at: int, name: str) -> ReplayLLM:
+    llm = ReplayLLM(trace.replies[at - 1:])
+    llm.name = name
+    return llm

@@ -5,8 +5,8 @@ from engine.lisp.errors import PtcError, Span
 from engine.lisp.interpreter import run
 from engine.lisp.limits import Limits
 from engine.lisp.printer import format_value, pr_str
-from engine.lisp.results import Definition, RunResult, ToolCall
+from engine.lisp.results import Definition, RunResult, ToolCall, ToolFailure
 from engine.lisp.values import Keyword
 
 __all__ = ["run", "Keyword", "PtcError", "Span", "Limits", "RunResult", "ToolCall",
-           "Definition", "format_value", "pr_str", "to_python", "to_json", "from_python"]
+           "ToolFailure", "Definition", "format_value", "pr_str", "to_python", "to_json", "from_python"]

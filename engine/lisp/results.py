@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from engine.lisp.errors import PtcError
 
 
+class ToolFailure(Exception):
+    """Raised by a tool to fail with exactly this message, no exception type put before it
+    (a fork answering from a recorded call repeats the recorded error word for word)."""
+
+
 @dataclass(frozen=True)
 class ToolCall:
     """One tool call: arguments as the program wrote them, and the result or the error."""

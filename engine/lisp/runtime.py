@@ -18,7 +18,7 @@ from engine.lisp.compare import check_keys, collection_items, expanded_size
 from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
-from engine.lisp.results import Definition, ToolCall
+from engine.lisp.results import Definition, ToolCall, ToolFailure
 from engine.lisp.values import (EMPTY_MAP, Keyword, Map, ToolValue, Var, as_keys, from_key,
                                 is_fn, type_name)
 
@@ -95,7 +95,7 @@ class RunContext:
             result = fn(*positional, **named)
             value = from_python(result, self.limits.nesting_depth, f"result of tool/{name}")
         except Exception as e:  # the tool's own failure, reported to the program as data
-            message = str(e) if isinstance(e, ConversionError) else _exception_text(e)
+            message = str(e) if isinstance(e, (ConversionError, ToolFailure)) else _exception_text(e)
             self._record(name, args, None, message, start)
             raise error("tool_error", f"tool/{name} failed: {message}") from None
         self._record(name, args, value, None, start)

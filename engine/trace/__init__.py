@@ -2,9 +2,9 @@
 with everything needed to re-render any strategy at any limit (DBG-001..005)."""
 
 from engine.trace.files import TraceError, dumps_trace, load_trace, loads_trace, save_trace
-from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Trace
+from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Parent, Trace
 from engine.trace.otel import dumps_otlp, from_otlp, loads_otlp, to_otlp
 
-__all__ = ["Trace", "AgentInfo", "Outcome", "TraceError", "save_trace", "load_trace",
+__all__ = ["Trace", "AgentInfo", "Outcome", "Parent", "TraceError", "save_trace", "load_trace",
            "dumps_trace", "loads_trace", "FORMAT", "VERSION", "to_otlp", "from_otlp",
            "dumps_otlp", "loads_otlp"]

@@ -12,7 +12,7 @@ from engine.history import HistoryOpts, ToolInfo, Turn, Usage
 from engine.lisp import Definition, PtcError, Span, ToolCall
 from engine.trace import strict_json
 from engine.trace.disk import UnreadableFile, read_text, write_atomically
-from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Trace
+from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Parent, Trace
 from engine.trace.values import MalformedValue, decode, encode
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -75,6 +75,10 @@ def trace_to_json(trace: Trace) -> dict:
         "messages": [{"role": r, "content": c} for r, c in table],
         "turns": turns,
     }
+    if trace.parent is not None:
+        p = trace.parent
+        doc["parent"] = {"sha256": p.sha256, "file": p.file, "turn": p.turn,
+                         "changed": dict(p.changed), "tools": p.tools}
     return doc
 
 
@@ -216,7 +220,27 @@ def _trace(doc) -> Trace:
                       _get(fail, "message", str, "outcome.fail") if fail else None)
     return Trace(agent, tuple(turns), outcome,
                  _get(doc, "engine_version", str, "trace", optional=True) or "",
-                 _get(doc, "created_at", str, "trace", optional=True) or "")
+                 _get(doc, "created_at", str, "trace", optional=True) or "",
+                 _parent(_get(doc, "parent", dict, "trace", optional=True)))
+
+
+def _parent(p) -> Parent | None:
+    """The optional `parent` of a fork (traces written before forks have none)."""
+    if p is None:
+        return None
+    w = "parent"
+    turn = _get(p, "turn", int, w)
+    if turn < 1:
+        raise _Bad(f"{w}.turn: must be at least 1")
+    changed = _get(p, "changed", dict, w)
+    for key, value in changed.items():
+        if type(value) not in (str, int, float, bool, type(None)):
+            raise _Bad(f"{w}.changed.{key[:40]}: expected a string, number, true/false or null")
+    tools = _get(p, "tools", str, w)
+    if tools not in ("agent", "recorded"):
+        raise _Bad(f"{w}.tools: expected \"agent\" or \"recorded\", got {tools[:20]!r}")
+    return Parent(_get(p, "sha256", str, w), _get(p, "file", str, w, optional=True), turn,
+                  changed, tools)
 
 
 def _agent(a) -> AgentInfo:

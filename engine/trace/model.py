@@ -40,12 +40,26 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Parent:
+    """The run a fork was started from: its turns before `turn` are the parent's, taken over
+    as recorded; from `turn` on the fork ran under `changed` (option name -> the fork's value)."""
+
+    sha256: str                         # of the parent trace file (or its JSON when unsaved)
+    file: str | None                    # the parent's file name; None when it was not saved
+    turn: int                           # N: the first turn the fork ran itself
+    changed: Mapping = field(default_factory=dict)
+    tools: str = "recorded"             # "agent": real tools ran; "recorded": answered from
+                                        # the parent's recorded calls
+
+
+@dataclass(frozen=True)
 class Trace:
     agent: AgentInfo
     turns: tuple[Turn, ...] = ()
     outcome: Outcome = field(default_factory=Outcome)
     engine_version: str = ""
     created_at: str = ""                # ISO 8601; volatile
+    parent: Parent | None = None        # set on a fork
 
     def context(self) -> RenderContext:
         return self.agent.context()

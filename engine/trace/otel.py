@@ -115,6 +115,8 @@ def _root_attrs(trace: Trace, doc: dict, llm_attrs: list) -> list:
               _attr("ptc.created_at", trace.created_at),
               _attr("ptc.agent", _json(doc["agent"])), _attr("ptc.outcome", _json(doc["outcome"])),
               _attr("ptc.messages", _json(doc["messages"]))]
+    if "parent" in doc:
+        attrs.append(_attr("ptc.parent", _json(doc["parent"])))
     return attrs
 
 
@@ -356,6 +358,8 @@ def _trace_doc(root, spans, warn) -> dict:
         raise _NotOurs('the invoke_agent span has no integer "ptc.format.version" attribute')
     for key in ("agent", "outcome", "messages"):
         doc[key] = _json_attr(attrs, f"ptc.{key}", "invoke_agent span")
+    if "ptc.parent" in attrs:                    # a fork's parent (optional)
+        doc["parent"] = _json_attr(attrs, "ptc.parent", "invoke_agent span")
     turns = []
     for s, a in spans:
         in_run = s.get("parentSpanId") == root_id

@@ -70,21 +70,30 @@ def run(args: argparse.Namespace, out: Output) -> int:
         return run_app(session=session, save_path=args.save)
     out.line(f"{agent_file.path}: {agent.name}, strategy {session.opts.strategy}, "
              f"max {agent.max_turns} turns, LLM {llm_name(llm)}")
+    return drive(session, args.save, out)
+
+
+def drive(session, path: str | None, out: Output) -> int:
+    """Step `session` headless to its end, saving it to `path` after every turn and on a
+    signal; the exit code (0 returned, 1 failed, 128 + the signal's number)."""
     try:
         with interruptible():
-            run_to_the_end(session, args.save, out)
+            run_to_the_end(session, path, out)
     except Interrupted as stop:
         out.line(f"interrupted ({stop.name}) after {len(session.turns)} turns")
         with deferred():                         # a second Ctrl-C does not stop the save
-            save(session, args.save, out)
+            save(session, path, out)
         return stop.exit_code
-    result = session.result
+    out.line(outcome_line(session.result))
+    save(session, path, out)
+    return 0 if session.result.fail is None else 1
+
+
+def outcome_line(result) -> str:
+    """How a finished run ended, in one line."""
     if result.fail is None:
-        out.line(f"returned: {format_value(result.return_value, 20, 200)[0]}")
-    else:
-        out.line(f"failed ({result.fail.reason}): {result.fail.message}")
-    save(session, args.save, out)
-    return 0 if result.fail is None else 1
+        return f"returned: {format_value(result.return_value, 20, 200)[0]}"
+    return f"failed ({result.fail.reason}): {result.fail.message}"
 
 
 def run_to_the_end(session, path: str | None, out: Output) -> None:

@@ -38,7 +38,9 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if problem:
         return invalid(f"{args.trace}: {problem}")
     unsigned = "" if "digest" in doc else " (no content digest: saved by an older ptc-tui)"
-    out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status}{unsigned}")
+    fork = (f" (a fork: turns from {trace.parent.turn} checked; its parent's file holds the "
+            "others)") if trace.parent is not None else ""
+    out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status}{fork}{unsigned}")
     return 0
 
 
@@ -103,11 +105,16 @@ def digest_problem(doc: dict) -> str | None:
 
 
 def first_difference(trace: Trace) -> str | None:
-    """Where the recorded requests first differ from a re-render, or None when they agree."""
+    """Where the recorded requests first differ from a re-render, or None when they agree.
+    A fork's turns before its own were sent under its parent's options: the parent's file
+    checks those, so they are not compared here."""
     opts = trace.agent.history
     requests = render_turns(opts.strategy, trace.turns, trace.context(), opts)
+    own = trace.parent.turn if trace.parent is not None else 1
     for turn, (messages, _) in zip(trace.turns, requests):
         recorded = list(turn.messages)
+        if turn.number < own:
+            continue
         if recorded == messages:
             continue
         where = f"turn {turn.number} ({opts.strategy})"

@@ -70,6 +70,12 @@ class LiveScreen(TraceScreen):
         super().__init__(TraceView.of(session.trace()), **kwargs)
         self._continuing = False
         self._pause = threading.Event()
+        if session.turns:               # a fork: the last turn taken over from its parent
+            self.set_reactive(TraceScreen.turn, session.turns[-1].number)
+            self.set_reactive(TraceScreen.current, self._turn_view())
+
+    def live_run(self) -> tuple[object, object, object]:
+        return self.session.agent.tools or None, self.session.agent.limits, self.session.llm
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -186,6 +192,9 @@ class LiveScreen(TraceScreen):
         text = Text()
         text.append("live ", "bold reverse")
         text.append(" ")
+        if session.parent is not None:
+            text.append(f"fork at turn {session.parent.turn}", "bold magenta")
+            text.append(" · ")
         text.append_text(literal(f"{session.agent.name} · {llm_name(session.llm)}"))
         text.append(f" · {len(trace.turns)} of {session.agent.max_turns} turns · ")
         if doing:

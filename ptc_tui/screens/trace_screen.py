@@ -17,15 +17,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Select
 from textual.worker import get_current_worker
 
-from engine.trace import save_trace
+from engine.trace import Trace, save_trace
 from engine.trace.disk import write_atomically
 from engine.trace.otel import dumps_otlp
 from ptc_tui.screens.diff_screen import DiffScreen
+from ptc_tui.screens.fork_dialog import ForkDialog
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.token_stats import strategy_order
 from ptc_tui.view import Header, TraceView, TurnRow, TurnView
+from ptc_tui.view.forks import ForkRequest, find_parent
 from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets import (MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList,
                              escape_controls)
@@ -63,6 +65,11 @@ class TraceScreen(Screen):
         Binding("ctrl+s", "save", "Save", id="trace.save"),
         Binding("E", "export", "Export OTLP", id="trace.export", show=False,
                 tooltip="the trace as OpenTelemetry OTLP/JSON"),
+        Binding("f", "fork", "Fork here", id="trace.fork",
+                tooltip="fork the run at this turn: earlier turns kept as recorded, this one "
+                "on run again under another LLM or options (a what-if)"),
+        Binding("F", "compare_parent", "Compare with parent", id="trace.compare_parent",
+                show=False, tooltip="a fork against the run it was forked from, turn by turn"),
     ]
 
     @dataclass
@@ -78,8 +85,14 @@ class TraceScreen(Screen):
     turn_rows: reactive[tuple[TurnRow, ...]] = reactive((), init=False)
     header_info: reactive[Header | None] = reactive(None, init=False)
 
-    def __init__(self, view: TraceView, **kwargs) -> None:
+    def __init__(self, view: TraceView, *, source: Path | None = None,
+                 parent_trace: Trace | None = None, parent_name: str = "parent",
+                 save_to: Path | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.source = source                        # the file the trace was read from
+        self.save_to = save_to                      # where ctrl+s offers to save it
+        self.parent_trace = parent_trace            # a fork made here: the run it came from
+        self.parent_name = parent_name
         self.saved_turns = len(view.trace.turns)     # turns already in a file
         self.price_model: str | None = None          # the token view's chosen model
         self.set_reactive(TraceScreen.view, view)
@@ -211,6 +224,41 @@ class TraceScreen(Screen):
         if event.opts != self.view.opts:
             self.view = self.view.with_opts(event.opts)
 
+    # --- fork and compare ----------------------------------------------------------------------
+    def live_run(self) -> tuple[object, object, object]:
+        """The real tools, limits and LLM a fork of this trace can run (a saved trace has
+        none)."""
+        return None, None, None
+
+    def action_fork(self) -> None:
+        if self.current is None:
+            self.notify("no turn to fork from yet", severity="information")
+            return
+        tools, _, _ = self.live_run()
+        self.app.push_screen(ForkDialog(self.view.trace, self.turn, self.view.opts,
+                                        live_tools=bool(tools)), self._fork)
+
+    def _fork(self, request: ForkRequest | None) -> None:
+        if request is not None:
+            self.app.start_fork(self.view.trace, request, self.source, *self.live_run())
+
+    def action_compare_parent(self) -> None:
+        trace = self.view.trace
+        if trace.parent is None:
+            self.notify("F compares a fork with its parent; this trace is not a fork "
+                        "(ctrl+p: compare with…)", severity="information")
+            return
+        name = self.source.name if self.source is not None else "this fork"
+        if self.parent_trace is not None:
+            self.app.compare(self.parent_trace, trace, self.parent_name, name)
+            return
+        path, note = find_parent(trace, self.source)
+        if note:
+            self.notify(escape_controls(note), title="parent", markup=False,
+                        severity="warning" if path is not None else "error")
+        if path is not None:
+            self.app.compare(path, trace, path.name, name)
+
     # --- copy and save --------------------------------------------------------------------------
     def action_copy_message(self) -> None:
         if self.current is not None:
@@ -229,6 +277,8 @@ class TraceScreen(Screen):
         self.app.push_screen(SaveDialog(self.suggested_path(".otlp.json")), self.export)
 
     def suggested_path(self, suffix: str) -> Path:
+        if suffix == ".json" and self.save_to is not None:
+            return self.save_to
         agent = self.view.trace.agent
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         return Path.cwd() / f"{agent.name or 'trace'}-{stamp}{suffix}"

@@ -28,6 +28,7 @@ class TurnRow:
     status: str               # ok, error, return, fail, no_code
     tokens: int               # input tokens under the current strategy
     full_tokens: int          # under `full`
+    origin: str = ""          # in a fork: "parent" (taken over as recorded) or "fork" (what-if)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class TurnView:
     program: ProgramPane
     messages: MessagePane
     memory: tuple[MemoryRow, ...]
+    origin: str = ""          # as TurnRow.origin
+    request_note: str | None = None   # a fork's parent turn: its request was sent otherwise
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class Header:
     full_tokens: int
     saved: int
     saved_percent: float | None
+    fork: str | None = None   # a fork: its parent, and what is recorded and what is what-if
 
 
 @dataclass(frozen=True)
@@ -109,8 +113,16 @@ class TraceView:
 
     def rows(self) -> tuple[TurnRow, ...]:
         counts, full = self.rendering.counts, self.full_rendering.counts
-        return tuple(TurnRow(t.number, status(t), counts[i].total, full[i].total)
-                     for i, t in enumerate(self.trace.turns))
+        return tuple(TurnRow(t.number, status(t), counts[i].total, full[i].total,
+                             self.origin(t.number)) for i, t in enumerate(self.trace.turns))
+
+    def origin(self, number: int) -> str:
+        """In a fork, "parent" for a turn taken over as recorded, "fork" for one the fork ran
+        itself (a what-if); "" in any other trace."""
+        parent = self.trace.parent
+        if parent is None:
+            return ""
+        return "parent" if number < parent.turn else "fork"
 
     def turn(self, number: int) -> TurnView:
         i = self._index(number)
@@ -123,7 +135,18 @@ class TraceView:
             counts.total, self.full_rendering.count(i).total,
             dropped_items(stats, self.turns, self.opts))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,
-                        memory_rows(self.turns, number, self.opts))
+                        memory_rows(self.turns, number, self.opts), self.origin(number),
+                        self._request_note(number))
+
+    def _request_note(self, number: int) -> str | None:
+        """For a turn a fork took over from a parent run under other history options: the
+        request shown is a re-render, not the one the parent sent."""
+        parent = self.trace.parent
+        history = {f.name for f in fields(HistoryOpts)} | {"max_turns"}
+        if self.origin(number) != "parent" or not history & set(parent.changed):
+            return None
+        return ("recorded by the parent under its own options; shown re-rendered under the "
+                "options on screen (a what-if)")
 
     def header(self) -> Header:
         mission = self.trace.agent.mission.strip()
@@ -132,7 +155,8 @@ class TraceView:
                        if f.name != "strategy")
         return Header(mission.splitlines()[0] if mission else "", mission, self.trace.agent.llm,
                       outcome_text(self.trace), self.strategy, limits, tokens, full,
-                      full - tokens, 100.0 * (full - tokens) / full if full else None)
+                      full - tokens, 100.0 * (full - tokens) / full if full else None,
+                      fork_text(self.trace))
 
     # --- navigation, search, diffs ----------------------------------------------------------
     def failed_turns(self) -> tuple[int, ...]:
@@ -192,6 +216,19 @@ class TraceView:
 
     def _previous_label(self, index: int) -> str:
         return f"turn {self.trace.turns[index - 1].number}" if index else "(no earlier turn)"
+
+
+def fork_text(trace: Trace) -> str | None:
+    """What a fork took over from its parent and what it changed, in one line (None: not a
+    fork): `fork of run.json at turn 3: turns 1–2 recorded (parent), 3 on what-if: ...`."""
+    p = trace.parent
+    if p is None:
+        return None
+    before = {1: "no turn", 2: "turn 1"}.get(p.turn, f"turns 1–{p.turn - 1}")
+    changed = ", ".join(f"{k} {v}" for k, v in p.changed.items()) or "nothing changed"
+    tools = "real tools" if p.tools == "agent" else "tools answered from the record"
+    return (f"fork of {p.file or 'an unsaved run'} at turn {p.turn}: {before} recorded "
+            f"(parent), {p.turn} on what-if ({changed}; {tools})")
 
 
 def neighbour(numbers: Sequence[int], number: int, step: int) -> int:

@@ -49,4 +49,7 @@ class MessagePanel(TextPanel):
 
     def watch_current(self, current: TurnView | None) -> None:
         if current is not None:
-            self.show(pane_text(current.messages))
+            text = pane_text(current.messages)
+            if current.request_note:
+                text = Text.assemble((current.request_note + "\n", "italic magenta"), text)
+            self.show(text)

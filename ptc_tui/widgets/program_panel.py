@@ -72,5 +72,7 @@ class ProgramPanel(TextPanel):
         if current is None:
             self.show(Text(NO_TURN, "dim italic"))
             return
-        self.border_title = f"program · turn {current.number} · {current.status}"
+        origin = {"parent": " · recorded", "fork": " · what-if"}
+        self.border_title = (f"program · turn {current.number} · {current.status}"
+                             + origin.get(current.origin, ""))
         self.show(pane_text(current.program))

@@ -33,6 +33,10 @@ def header_text(h: Header) -> Text:
                     f"({abs(h.saved_percent):.1f}%)", "green" if fewer else "red")
     elif h.saved_percent is not None:
         text.append(", as many as full")
+    if h.fork:
+        text.append("\n")
+        text.append("◦ recorded  ✱ what-if  ", "bold magenta")
+        text.append_text(literal(h.fork))
     return text
 
 

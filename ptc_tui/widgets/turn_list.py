@@ -13,13 +13,18 @@ from ptc_tui.view import TurnRow
 
 GLYPHS = {"ok": ("✓", "green"), "error": ("✗", "red"), "return": ("⏎", "bold green"),
           "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow")}
+# In a fork, beside the status: a turn taken over as recorded, or one the fork ran (a what-if).
+ORIGINS = {"parent": ("◦", "dim"), "fork": ("✱", "bold magenta")}
 COLUMN_KEYS = ("number", "status", "tokens", "full")
 COLUMN_LABELS = ("#", "", "tokens", "full")
 
 
 def row_cells(row: TurnRow) -> tuple[Text, ...]:
     glyph, style = GLYPHS.get(row.status, ("?", ""))
-    return (Text(str(row.number), justify="right"), Text(glyph, style),
+    status = Text(glyph, style)
+    if row.origin:
+        status.append(*ORIGINS[row.origin])
+    return (Text(str(row.number), justify="right"), status,
             Text(f"{row.tokens:,}", justify="right"), Text(f"{row.full_tokens:,}", justify="right"))
 
 

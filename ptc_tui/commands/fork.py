@@ -1,0 +1,85 @@
+"""`ptc-tui fork TRACE --at N`: a new run that takes over turns 1..N-1 of a trace as recorded
+(no LLM call, no tool run) and runs turn N onward with a chosen LLM and history options.
+Without --agent, tool calls are answered from the trace's recorded calls."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine.agent import fork, fork_llm, llm_name
+from engine.trace import load_trace
+from ptc_tui.agent_files import load_agent_file
+from ptc_tui.commands.common import (CommandError, add_force_option, add_limit_options,
+                                     check_target, overrides, whole_number)
+from ptc_tui.commands.output import Output
+from ptc_tui.commands.run import compress_option, drive
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("fork", help="re-run a trace from turn N under another LLM or options",
+                       description=__doc__)
+    p.add_argument("trace", metavar="TRACE")
+    p.add_argument("--at", type=whole_number, required=True, metavar="N",
+                   help="the first turn the fork runs itself (turns before it are the trace's)")
+    p.add_argument("--agent", metavar="AGENT.py",
+                   help="the agent file whose real tools run (default: answer tool calls from "
+                   "the trace's recorded calls)")
+    p.add_argument("--llm", metavar="SPEC", help="openai:MODEL, ..., scripted:FILE (its first "
+                   "reply answers turn N) or replay:TRACE (turn k gets that trace's reply k); "
+                   "default: the trace's own LLM, or a replay of the trace when it was run on "
+                   "scripted or replayed replies")
+    p.add_argument("--compress", type=compress_option, metavar="true|false|STRATEGY",
+                   help="history strategy from turn N on (default: the trace's)")
+    add_limit_options(p)
+    p.add_argument("--max-turns", type=whole_number, metavar="N",
+                   help="turn budget (default: the trace's)")
+    p.add_argument("-o", "--output", metavar="OUT.json",
+                   help="write the fork's trace here, after every turn")
+    add_force_option(p)
+    p.add_argument("--no-tui", action="store_true",
+                   help="run headless (the default when stdout is not a terminal); otherwise "
+                   "the app steps the fork a turn per key press")
+    p.set_defaults(func=run)
+
+
+def start(args: argparse.Namespace):
+    """The fork session the arguments ask for; CommandError (nothing written) for bad input."""
+    parent = load_trace(args.trace)
+    agent = load_agent_file(args.agent).agent if args.agent else None
+    opts = parent.agent.history
+    if args.compress is not None:
+        strategy = {True: "coalesced", False: "full"}.get(args.compress, args.compress)
+        opts = opts.with_changes(strategy=strategy)
+    opts = opts.with_changes(**overrides(args))
+    if args.output:
+        if Path(args.output).resolve() == Path(args.trace).resolve():
+            raise CommandError(f"{args.output}: is the trace being forked; save the fork "
+                               "somewhere else")
+        check_target(args.output, args.force, protect=(args.agent,) if args.agent else ())
+    try:
+        llm = fork_llm(args.llm, parent, args.at, Path(args.trace).name)
+    except ValueError as e:
+        raise CommandError(f"--llm {args.llm}: {e}") from None
+    try:
+        return fork(parent, args.at, llm, opts=opts, max_turns=args.max_turns,
+                    tools=agent.tools if agent else None, limits=agent.limits if agent else None,
+                    parent_file=args.trace)
+    except ValueError as e:        # the turn, the budget, or the agent's tools
+        where = args.agent if agent is not None and "no tool" in str(e) else args.trace
+        raise CommandError(f"{where}: {e}") from None
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    session = start(args)
+    if not args.no_tui and sys.stdout.isatty():
+        from ptc_tui.app import run_app          # Textual loads only for the app
+        return run_app(session=session, save_path=args.output)
+    at = args.at
+    taken = f"turns 1–{at - 1} taken over as recorded" if at > 2 else \
+        "turn 1 taken over as recorded" if at == 2 else "no turn taken over"
+    out.line(f"{args.trace}: fork at turn {at} ({taken}); LLM {llm_name(session.llm)}, "
+             f"strategy {session.opts.strategy}, max {session.agent.max_turns} turns, tools "
+             f"{'of ' + args.agent if args.agent else 'answered from the recorded calls'}")
+    return drive(session, args.output, out)

@@ -1,0 +1,84 @@
+"""The compare view-model without Textual: turn pairs aligned on number, side-by-side rows of
+two texts, the fork form's checks and finding a saved fork's parent."""
+
+import shutil
+
+import pytest
+
+from engine.agent import fork, fork_llm
+from engine.history import HistoryOpts
+from engine.llm import ScriptedLLM
+from engine.trace import load_trace, save_trace
+from ptc_tui.view.compare import Comparison
+from ptc_tui.view.forks import find_parent, parse_request
+from ptc_tui.view.side_by_side import CONTEXT, SideRow, request_text, side_by_side
+from sample_traces import HERE
+
+
+def test_side_by_side_pairs_changed_lines_and_pads_the_shorter_side():
+    rows = side_by_side("a\nb\nc", "a\nB\nc\nd")
+    assert rows == (SideRow("same", "a", "a"), SideRow("changed", "b", "B"),
+                    SideRow("same", "c", "c"), SideRow("right", None, "d"))
+    assert side_by_side("x\ny", "y")[0] == SideRow("left", "x", None)
+    assert side_by_side(None, "z") == (SideRow("right", None, "z"),)
+
+
+def test_folding_keeps_context_around_a_change_and_says_how_much_it_hid():
+    same = "\n".join(f"line {i}" for i in range(40))
+    rows = side_by_side(same + "\nend A", same + "\nend B", fold=True)
+    assert rows[0] == SideRow("folded", "⋯ 37 identical lines", "⋯ 37 identical lines")
+    assert [r.left for r in rows[1:1 + CONTEXT]] == ["line 37", "line 38", "line 39"]
+    assert rows[-1] == SideRow("changed", "end A", "end B")
+    assert len(side_by_side(same, same)) == 40            # not folded unless asked
+
+
+def test_a_request_reads_as_role_headed_messages():
+    text = request_text([{"role": "system", "content": "S"}, {"role": "user", "content": "U"}])
+    assert text == "── SYSTEM ──\nS\n── USER ──\nU"
+
+
+def test_runs_of_different_lengths_align_on_turn_number():
+    parent = load_trace(HERE / "out_of_turns.json")
+    longer = fork(parent, 4, ScriptedLLM(["```clojure\n(def x 1)\n```",
+                                         "```clojure\n(return 2)\n```"]), max_turns=5)
+    while not longer.done:
+        longer.step()
+    c = Comparison.of(parent, longer.trace())
+    assert [p.number for p in c.pairs] == [1, 2, 3, 4, 5]
+    assert c.pairs[4].a is None and c.pairs[4].b.status == "return"
+    assert c.first_divergent_turn == 4 and c.b.outcome == "returned"
+    assert c.a.outcome == "out of turns"
+    assert [p.b.from_parent for p in c.pairs] == [True, True, True, False, False]
+
+
+@pytest.mark.parametrize("fields, problem", [
+    (("", "full", "x", "5", "8", ""), "println_limit: not a whole number: x"),
+    (("", "full", "3", "5", "2", ""), "max_turns: at least 3"),
+    (("", "full", "3", "5", "", ""), "max_turns: not a whole number"),
+    (("", "full", "3", "5", "8", "/no/such/agent.py"), "agent file: no such file"),
+])
+def test_the_fork_form_names_the_field_that_is_wrong(fields, problem):
+    with pytest.raises(ValueError, match=problem):
+        parse_request(3, *fields, HistoryOpts())
+
+
+def test_the_fork_form_gives_the_request():
+    r = parse_request(3, " openai:gpt-4o ", "namespaced", "4", "2", "9", "", HistoryOpts())
+    assert (r.at, r.llm, r.max_turns, r.agent) == (3, "openai:gpt-4o", 9, None)
+    assert (r.opts.strategy, r.opts.println_limit, r.opts.tool_call_limit) == ("namespaced", 4, 2)
+    assert parse_request(3, "", "full", "4", "2", "9", "", HistoryOpts()).llm is None
+
+
+def test_a_saved_forks_parent_is_found_beside_it_and_checked(tmp_path):
+    parent_path = tmp_path / "parent.json"
+    shutil.copy(HERE / "product_search.json", parent_path)
+    parent = load_trace(parent_path)
+    child = fork(parent, 2, fork_llm(None, parent, 2), parent_file=parent_path).trace()
+    assert find_parent(child, tmp_path / "fork.json") == (parent_path, "")
+    parent_path.write_text(parent_path.read_text() + " ")
+    path, note = find_parent(child, tmp_path / "fork.json")
+    assert path == parent_path and "has changed since the fork" in note
+    parent_path.unlink()
+    assert find_parent(child, tmp_path / "fork.json")[0] is None
+    save_trace(parent, tmp_path / "other.json")
+    assert find_parent(parent, None) == (None, "this trace is not a fork")
