@@ -12,7 +12,7 @@ from functools import cmp_to_key
 from operator import attrgetter, itemgetter
 
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, Symbol, is_fn, type_name
+from engine.lisp.values import Keyword, LispFn, Map, Symbol, is_fn, type_name
 
 
 _COLLECTIONS = (tuple, frozenset, Map)
@@ -29,7 +29,7 @@ def equals(a, b) -> bool:
         check_key(a)
         check_key(b)
     elif is_fn(a) or is_fn(b):
-        return False
+        return a == b if type(a) is LispFn or type(b) is LispFn else False
     return a == b
 
 
