@@ -8,6 +8,8 @@ import dataclasses
 import json
 import math
 import re
+from itertools import chain, compress, repeat
+from operator import is_
 
 from engine.lisp.compare import check_key
 from engine.lisp.errors import PtcError
@@ -93,6 +95,8 @@ class _Converter:
         return self.done[id(original)][2] if type(converted) in _COLLECTIONS else 0
 
     def mapping(self, value, depth: int):
+        if type(value) is dict and _names_to_scalars(value):      # the common case, in C
+            return Map(value), 1
         out = {}
         height = 1
         for k, v in value.items():
@@ -118,8 +122,10 @@ class _Converter:
         return Map(out), height
 
     def sequence(self, value, depth: int):
-        if _KEPT.issuperset(map(type, value)):        # only strings, floats...: done (in C)
+        if _scalars(value):                           # the common cases, in C
             return tuple(value), 1
+        if _records(value) and depth + 2 <= self.max_depth:
+            return tuple(map(Map, value)), 2
         out = []
         height = 1
         for i, v in enumerate(value):
@@ -168,6 +174,39 @@ class _Converter:
             return self.convert(_plain(value), depth), 0
         raise _Bad(f"{_kind_of(value)} cannot be used as data (data is nil, booleans, "
                    f"numbers, strings, lists and maps)")
+
+
+_SCALARS = _KEPT | {int}
+_NAMES = frozenset({str, Keyword})
+
+
+def _scalars(values) -> bool:
+    """Whether `values` (a list or tuple) are all nil, booleans, strings, keywords, floats
+    and integers of 64 bits; checked without a Python loop, as JSON data is mostly this."""
+    kinds = list(map(type, values))
+    types = set(kinds)
+    if not _SCALARS.issuperset(types):
+        return False
+    if int in types:
+        ints = list(compress(values, map(is_, kinds, repeat(int))))
+        return INT_MIN <= min(ints) and max(ints) <= INT_MAX
+    return True
+
+
+def _names_to_scalars(d: dict) -> bool:
+    """A dict of string or keyword keys to scalars: a Map as it is."""
+    return _NAMES.issuperset(map(type, d)) and _scalars(list(d.values()))
+
+
+def _records(values) -> bool:
+    """A list of dicts of string keys to scalars: the shape of most tool results and data."""
+    if not values or set(map(type, values)) != {dict}:
+        return False
+    try:
+        "".join(chain.from_iterable(values))         # every key a string (quickest check)
+    except TypeError:
+        return False
+    return _scalars(list(chain.from_iterable(map(dict.values, values))))
 
 
 def _key_step(k) -> str:
