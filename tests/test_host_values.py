@@ -113,3 +113,25 @@ def test_functions_handed_back_still_work_in_the_next_run():
     assert pr_str(r2.value) == "[3 4 2 2 5 true [1 2]]"
     r3 = run("((:f m) 1 2)", memory=r1.memory)
     assert r3.error.reason == "arity_mismatch" and "spin" in r3.error.message, r3.error
+
+
+@pytest.mark.parametrize("bad, place", [
+    ({"n": 2 ** 64}, "data/x[1].n: an integer of 65 bits"),
+    ({"n": object()}, "data/x[1].n: an object cannot be used"),
+    ({"n": [1, {"deep": 10 ** 30}]}, "data/x[1].n[1].deep: an integer of 100 bits"),
+    ({1 + 2j: 1}, "data/x[1] (a key): a complex number cannot be used"),
+])
+def test_records_with_one_bad_value_name_its_place(bad, place):
+    records = [{"id": 1, "name": "a", "price": 2.5}, bad, {"id": 3, "name": "c"}]
+    r = run("(count data/x)", data={"x": records})
+    assert r.error is not None and r.error.reason == "invalid_data", r.error
+    assert r.error.message.startswith(place), r.error.message
+
+
+def test_plain_records_convert_to_maps_and_keep_every_value():
+    records = [{"id": i, "name": f"n{i}", "price": i * 1.5, "ok": i % 2 == 0, "tag": None}
+               for i in range(3)] + [{"id": 2 ** 63 - 1, "min": -2 ** 63}]
+    r = run("[(count data/x) (mapv :id data/x) (:ok (first data/x)) (:min (last data/x))]",
+            data={"x": records})
+    assert r.error is None, r.error
+    assert pr_str(r.value) == "[4 [0 1 2 9223372036854775807] true -9223372036854775808]"
