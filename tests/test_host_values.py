@@ -135,3 +135,10 @@ def test_plain_records_convert_to_maps_and_keep_every_value():
             data={"x": records})
     assert r.error is None, r.error
     assert pr_str(r.value) == "[4 [0 1 2 9223372036854775807] true -9223372036854775808]"
+
+
+def test_a_function_kept_in_memory_is_the_same_object_after_a_run_not_redefining_it():
+    r1 = run("(defn spin [n] n)")
+    r2 = run("(def x (spin 1))", memory=r1.memory)
+    assert r2.memory["spin"] is r1.memory["spin"]
+    assert repr(r2.memory["spin"]) == "#fn[n]"

@@ -25,7 +25,7 @@ from engine.lisp.limits import Limits
 from engine.lisp.reader import read
 from engine.lisp.results import RunResult
 from engine.lisp.runtime import RUNNING, RunContext, base_globals, current_or_none
-from engine.lisp.values import FN_INFO, LispFn, Map, type_name, with_lisp_functions
+from engine.lisp.values import FN_INFO, Map, type_name, with_lisp_functions
 
 _BASE = base_globals()
 _COLLECTIONS = {tuple, frozenset, Map}
@@ -186,8 +186,6 @@ def _host_tools(tools) -> dict:
 
 
 def _memory_value(name: str, value, limits: Limits):
-    if type(value) is LispFn:
-        return value.func
     if isinstance(value, (dict, list, set)):
         return from_python(value, limits.nesting_depth, f"memory/{name}")
     return value
