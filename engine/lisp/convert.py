@@ -13,7 +13,6 @@ from operator import is_
 
 from engine.lisp.compare import check_key
 from engine.lisp.errors import PtcError
-
 from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, Regex, Symbol, Var, is_fn, type_name
 
 
