@@ -4,7 +4,7 @@
 
 Each program runs end to end through `engine.lisp.run` (read, analyze, compile, execute), and
 the same work is written in plain Python. Both are timed in this run (best of several rounds,
-because machines here are noisy); the report is the ratio PTC-Lisp time / Python time per
+taking turns within each round, because machines here are noisy); the report is the ratio PTC-Lisp time / Python time per
 program and their geometric mean.
 
 Two columns: "data" gives the records as `data=` in Python dicts and lists, converted by every
@@ -92,23 +92,31 @@ PROGRAMS = [
 ]
 
 
-def best_time(fn, repeat: int) -> float:
-    """Seconds per call: the best of `repeat` rounds, each long enough to be measurable."""
+def best_times(fns, repeat: int) -> list[float]:
+    """Seconds per call of each of `fns`: the best of `repeat` rounds, each long enough to be
+    measurable. The functions take turns within a round, so that a busy spell of the machine
+    slows all of them rather than one."""
+    counts = [_calls_for(fn) for fn in fns]
+    best = [math.inf] * len(fns)
+    for _ in range(repeat):
+        for i, (fn, calls) in enumerate(zip(fns, counts)):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            best[i] = min(best[i], (time.perf_counter() - start) / calls)
+    return best
+
+
+def _calls_for(fn) -> int:
+    """How many calls of `fn` take at least 20 ms (at most about 1,000)."""
     calls = 1
     while True:
         start = time.perf_counter()
         for _ in range(calls):
             fn()
         if time.perf_counter() - start > 0.02 or calls > 1000:
-            break
+            return calls
         calls *= 2
-    rounds = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        rounds.append((time.perf_counter() - start) / calls)
-    return min(rounds)
 
 
 def lisp_call(source: str, given: str):
@@ -142,9 +150,7 @@ def main(argv=None) -> int:
         got, want = to_python(with_data()), python()
         if got != want or to_python(with_memory()) != want:
             raise SystemExit(f"{name}: PTC-Lisp gave {pr_str(with_data())}, Python {want!r}")
-        t_py = best_time(python, args.repeat)
-        rows.append((name, t_py, best_time(with_data, args.repeat),
-                     best_time(with_memory, args.repeat)))
+        rows.append((name, *best_times([python, with_data, with_memory], args.repeat)))
     width = max(len(r[0]) for r in rows)
     print(f"| {'program':<{width}} | Python ms | data ms | ratio | memory ms | ratio |")
     print(f"|{'-' * (width + 2)}|----------:|--------:|------:|----------:|------:|")
