@@ -480,6 +480,9 @@ def _keys_text(value, depth=0) -> str:
         return ""
     if type(value) is Model:
         return "payload " + _keys_text(value.payload, depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _keys_text({f.name: getattr(value, f.name) for f in dataclasses.fields(value)},
+                          depth + 1)
     if isinstance(value, dict):
         return " ".join(f"{k} " + _keys_text(v, depth + 1) for k, v in value.items()
                         if isinstance(k, str))
