@@ -67,7 +67,8 @@ class _Converter:
             return value
         if t is int:
             if not INT_MIN <= value <= INT_MAX:
-                raise _Bad(f"an integer of {value.bit_length()} bits does not fit in 64 bits")
+                raise _Bad(f"an integer past the 64-bit range ({_digits(value)}) cannot be "
+                           f"used as data; pass it as a float or a string")
             return value
         ident = id(value)
         seen = self.done.get(ident)
@@ -182,14 +183,14 @@ _NAMES = frozenset({str, Keyword})
 def _scalars(values) -> bool:
     """Whether `values` (a list or tuple) are all nil, booleans, strings, keywords, floats
     and integers of 64 bits; checked without a Python loop, as JSON data is mostly this."""
-    kinds = list(map(type, values))
-    types = set(kinds)
-    if not _SCALARS.issuperset(types):
-        return False
-    if int in types:
-        ints = list(compress(values, map(is_, kinds, repeat(int))))
-        return INT_MIN <= min(ints) and max(ints) <= INT_MAX
-    return True
+    types = set(map(type, values))
+    if int not in types:
+        return _SCALARS.issuperset(types)
+    if len(types) > 1:
+        if not _SCALARS.issuperset(types):
+            return False
+        values = list(compress(values, map(is_, map(type, values), repeat(int))))
+    return INT_MIN <= min(values) and max(values) <= INT_MAX
 
 
 def _names_to_scalars(d: dict) -> bool:
@@ -201,11 +202,20 @@ def _records(values) -> bool:
     """A list of dicts of string keys to scalars: the shape of most tool results and data."""
     if not values or set(map(type, values)) != {dict}:
         return False
+    shapes = set(map(tuple, values))
+    if len(shapes) == 1:             # the same keys in the same order: check column by column
+        return _NAMES.issuperset(map(type, next(iter(shapes)))) and \
+            all(map(_scalars, zip(*map(dict.values, values))))
     try:
-        "".join(chain.from_iterable(values))         # every key a string (quickest check)
+        "".join(chain.from_iterable(shapes))         # every key a string (quickest check)
     except TypeError:
         return False
     return _scalars(list(chain.from_iterable(map(dict.values, values))))
+
+
+def _digits(n: int) -> str:
+    """A big integer, or how many digits it has when that is too long to show."""
+    return str(n) if n.bit_length() <= 128 else f"about {int(n.bit_length() * 0.30103) + 1} digits"
 
 
 def _key_step(k) -> str:
