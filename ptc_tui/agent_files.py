@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import errno
 import importlib.util
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +41,14 @@ class AgentFile:
 def load_agent_file(path) -> AgentFile:
     """Run the Python file at `path` and take its `agent` and `replies`."""
     path = Path(path)
-    if not path.is_file():
-        raise AgentFileError(f"{path}: no such file")
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as e:
+        raise AgentFileError(f"{path}: " + ("no such file" if e.errno == errno.ENOENT else
+                                            "a loop of symbolic links" if e.errno == errno.ELOOP
+                                            else e.strerror or str(e))) from None
+    if not regular:
+        raise AgentFileError(f"{path}: not a regular file")
     module_name = f"_ptc_agent_{path.stem}_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:

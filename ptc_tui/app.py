@@ -3,6 +3,8 @@ opening other traces and samples, help, and the command palette's own commands."
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -13,10 +15,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from engine.agent import Session
-from engine.trace import TraceError, load_trace
+from engine.trace import TraceError, load_trace, save_trace
+from ptc_tui.autosave import autosave_path, unseen_autosaves
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
+from ptc_tui.signals import SIGNALS
 from ptc_tui.view import TraceView
 from ptc_tui.widgets import escape_controls
 
@@ -34,23 +38,35 @@ class PtcApp(App):
     ]
 
     def __init__(self, trace_path: str | Path | None = None, *,
-                 session: Session | None = None) -> None:
+                 session: Session | None = None, save_path: str | Path | None = None) -> None:
         """Open the trace at `trace_path` (a bad file raises TraceError before the app starts),
-        or step `session` live."""
+        or step `session` live, saving it to `save_path` after every turn."""
         super().__init__()
         self.session = session
+        self.save_path = Path(save_path) if save_path is not None else None
+        self.stopped_by: str | None = None     # the signal that ended the app, if one did
+        self.saved_on_signal: str | None = None  # where its live run was saved then
         self._quit_warned = False
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self._first_view = (TraceView.of(load_trace(self.trace_path))
                             if self.trace_path is not None else None)
 
     def on_mount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in SIGNALS:
+            loop.add_signal_handler(signum, self.stop_on_signal, signum)
+        self._name_autosaves()
         if self.session is not None:
             self.sub_title = f"live: {self.session.agent.name}"
-            self.push_screen(LiveScreen(self.session))
+            self.push_screen(LiveScreen(self.session, self.save_path))
         elif self._first_view is not None:
             self.sub_title = self.trace_path.name
             self.push_screen(TraceScreen(self._first_view))
+
+    def on_unmount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in SIGNALS:
+            loop.remove_signal_handler(signum)
 
     # --- opening traces ---------------------------------------------------------------------
     def open_trace(self, path: Path | None) -> None:
@@ -112,6 +128,30 @@ class PtcApp(App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 
+    # --- signals -------------------------------------------------------------------------------
+    def stop_on_signal(self, signum: int) -> None:
+        """SIGINT, SIGTERM, SIGHUP (a closed terminal): save a live run's unsaved turns (to its
+        --save file, else to the autosave folder), then exit with 128 + the signal's number."""
+        self.stopped_by = signal.Signals(signum).name
+        live = next((s for s in self.screen_stack if isinstance(s, LiveScreen)), None)
+        if live is not None and len(live.session.turns) > live.saved_turns:
+            path = live.save_path or autosave_path(live.session.agent.name)
+            try:
+                save_trace(live.session.trace(), path)
+                self.saved_on_signal = f"saved the live run ({len(live.session.turns)} turns) " \
+                                       f"to {path}"
+            except (OSError, ValueError) as e:
+                self.saved_on_signal = f"could not save the live run: {path}: {e}"
+        self.exit(return_code=128 + signum)
+
+    def _name_autosaves(self) -> None:
+        found = unseen_autosaves()
+        if found:
+            more = f" (and {len(found) - 1} more in {found[0].parent})" if len(found) > 1 else ""
+            self.notify(escape_controls(f"a live run was saved when ptc-tui was stopped: "
+                                        f"{found[0]}{more}"), title="autosaved run",
+                        timeout=20, markup=False)
+
     # --- command palette --------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's own commands (theme, keys, screenshot...), then every binding of the app
@@ -134,13 +174,32 @@ def _help(binding: Binding) -> str:
     return f"{binding.description} ({binding.key.split(',')[0]})"
 
 
-def run_app(path=None, session: Session | None = None) -> int:
-    """Open the trace at `path`, or step `session` live; 0 once the user quits, 1 (and a
-    message) for a bad trace file."""
+def run_app(path=None, session: Session | None = None, save_path=None) -> int:
+    """Open the trace at `path`, or step `session` live (saving it to `save_path` after every
+    turn); 0 once the user quits, 2 (and a message) for a trace file that cannot be read,
+    128 + the signal's number when a signal ended it (its live run saved first)."""
     try:
-        app = PtcApp(path, session=session)
+        app = PtcApp(path, session=session, save_path=save_path)
     except TraceError as e:
-        print(f"ptc-tui: {e}", file=sys.stderr)
-        return 1
-    app.run()
-    return 0
+        print(f"ptc-tui: {one_line(str(e))}", file=sys.stderr)
+        return 2
+    try:
+        app.run()
+    except OSError:           # the terminal is gone (SIGHUP): the run was saved before
+        if app.stopped_by is None:
+            raise
+    if app.stopped_by is not None:
+        _tell(f"stopped by {app.stopped_by}" +
+              (f"; {app.saved_on_signal}" if app.saved_on_signal else ""))
+    return app.return_code or 0
+
+
+def _tell(line: str) -> None:
+    try:
+        print(f"ptc-tui: {line}", file=sys.stderr)
+    except OSError:
+        pass
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())

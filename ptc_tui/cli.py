@@ -13,12 +13,14 @@ from pathlib import Path
 from engine.llm import LLMError
 from engine.lisp import format_value, pr_str, run
 from engine.trace import TraceError
+from engine.trace.disk import read_text
 from ptc_tui.agent_files import AgentFileError, load_agent_file
 from ptc_tui.commands import COMMANDS
 from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.output import Output, for_stdout
 from sample_traces import HERE as SAMPLES
 
+MAX_SOURCE_BYTES = 16 * 1024 * 1024       # a program, not a data set
 DEMO_AGENT = SAMPLES / "product_search.py"   # the seeds' example, with its scripted replies
 
 def show_run(source: str, data=None, out=None) -> int:
@@ -66,11 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _lisp(args, out) -> int:
-    source = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    source = sys.stdin.read() if args.file == "-" else read_text(args.file, MAX_SOURCE_BYTES)
     data = None
     if args.data:
         try:
-            data = json.loads(Path(args.data).read_text(encoding="utf-8"))
+            data = json.loads(read_text(args.data))
         except ValueError as e:
             raise CommandError(f"{args.data}: not valid JSON data: {e}") from None
     return show_run(source, data)
@@ -81,7 +83,7 @@ def main(argv=None, out: Output | None = None) -> int:
     input error (reported as one line on stderr, never a traceback)."""
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        if len(argv) == 1 and argv[0].endswith(".json") and Path(argv[0]).is_file():
+        if len(argv) == 1 and argv[0].endswith(".json"):    # `ptc-tui TRACE.json`: the app
             from ptc_tui.app import run_app      # Textual loads only for the app
             return run_app(argv[0])
         try:

@@ -72,7 +72,7 @@ agent = SubAgent(
            "get-dependencies": get_dependencies, "stale-caches": stale_caches,
            "refresh-cache": refresh_cache, "restart": restart, "notify": notify},
     max_turns=10, compress_history={"tool_call_limit": 8}, name="tool-heavy",
-    description="25 tool calls in 8 turns: repeated calls (x3), unused results, tool_call_limit 8")
+    description="25 tool calls in 7 turns: repeated calls (x3), unused results, tool_call_limit 8")
 
 replies = [
     """thinking: Start with the list of services.
@@ -83,13 +83,6 @@ replies = [
     """thinking: Eight services. Check the health of each and keep the ones that are not ok.
 ```clojure
 (def health (zipmap services (mapv tool/check-health services)))
-(def unhealthy (vec (remove #(= "ok" (:status (get health %))) services)))
-(doseq [s unhealthy]
-  (println s (get health s)))
-```""",
-    """thinking: A tool is not a function value here; wrap the call.
-```clojure
-(def health (into {} (for [s services] [s (tool/check-health s)])))
 (def unhealthy (vec (remove #(= "ok" (:status (get health %))) services)))
 (doseq [s unhealthy]
   (println s (get health s)))

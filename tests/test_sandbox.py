@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine.lisp import PtcError, RunResult, pr_str, run
-from engine.lisp.values import Keyword, Map, Regex, Symbol, Var
+from engine.lisp.values import BoolKey, Keyword, Map, Regex, Symbol, Var
 
 TIME_MS = 200                  # the time limit of hostile programs: small, to keep tests fast
 GRACE_MS = int(os.environ.get("PTC_TEST_GRACE_MS", "1500"))  # what `run` may take beyond time_ms
@@ -63,8 +63,8 @@ def plain(value) -> bool:
 
 def _plain(value, seen: set) -> bool:
     t = type(value)
-    if value is None or t in (bool, int, float, str, Keyword, Symbol, Var, Regex):
-        return True
+    if value is None or t in (bool, int, float, str, Keyword, Symbol, Var, Regex, BoolKey):
+        return True   # BoolKey: true or false as a stored set item or map key
     if t in (tuple, frozenset, Map):
         if id(value) in seen:
             return True
@@ -837,7 +837,9 @@ PYTHON = [
     C("compare-functions", "(compare inc map)", "type_error"),
     C("plus-function", "(+ 1 inc)", "type_error"),
     C("str-join-function", "(str/join inc)", "type_error"),
-    C("get-of-tool-namespace", "tool/echo", "invalid_form"),
+    C("tool-as-a-value", "tool/echo", None, check=_equals("#tool[echo]")),
+    C("str-of-tool-value", "(str tool/echo)", None, check=_equals('"#tool[echo]"')),
+    C("tool-value-of-unknown-tool", "tool/__import__", "unknown_tool"),
     C("var-of-python-name", "#'__import__", None),
     C("keyword-from-dunder", '(keyword "__class__")', None, check=_equals(":__class__")),
     C("symbol-from-dunder", '(symbol "__import__")', None),
@@ -1243,3 +1245,11 @@ def test_run_result_types_on_success_and_failure():
         assert r.error is None or isinstance(r.error, PtcError)
         assert isinstance(r.prints, list) and isinstance(r.memory, dict)
         assert math.isfinite(r.duration_ms)
+
+
+def test_bad_previous_values_are_an_invalid_data_error():
+    r = run("*2", previous=(1, [_cycle()]))
+    assert r.error is not None and r.error.reason == "invalid_data", r.error
+    assert r.error.message.startswith("*2"), r.error.message
+    with pytest.raises(ValueError, match="previous must be a tuple"):
+        run("*1", previous="not a tuple")

@@ -84,3 +84,22 @@ def test_a_tool_running_a_program_inside_its_own_thread():
         return inner.value
     r = run("(+ 10 (tool/nested))", tools={"nested": nested})
     assert r.error is None and r.value == 13, r.error
+
+
+def test_a_tool_used_as_a_value_has_the_same_timeout():
+    """`(map tool/slow ...)` calls the tool through the same path as `(tool/slow ...)`."""
+    r = run("(map tool/slow [1 2])", tools={"slow": lambda x: stuck()},
+            limits={"tool_timeout_ms": 200})
+    assert r.error is not None and r.error.reason == "timeout", r.error
+    assert "tool/slow" in r.error.message and "tool_timeout_ms" in r.error.message
+    assert [c.name for c in r.tool_calls] == ["slow"]
+    assert r.tool_calls[0].error == "no answer in time: the call was abandoned"
+
+
+def test_a_tool_value_kept_in_memory_has_the_wall_clock_limit_of_the_later_run():
+    first = run("(def nap tool/nap)", tools={"nap": lambda: None})
+    r = run("(dotimes [i 50] (nap))", tools={"nap": stuck},
+            memory=first.memory, limits={"run_wall_ms": 1000, "tool_timeout_ms": 60_000})
+    assert r.error is not None and r.error.reason == "timeout", r.error
+    assert "run_wall_ms" in r.error.message and "tool/nap" in r.error.message
+    assert len(r.tool_calls) == 1

@@ -1,10 +1,10 @@
 """The agent loop: SubAgent runs a mission turn by turn (render → LLM → program → Turn)."""
 
 from engine.agent.agent import Failure, Session, Step, SubAgent, llm_name
-from engine.agent.execute import execute_turn
+from engine.agent.execute import execute_turn, previous_results
 from engine.agent.extract import extract_program
 from engine.agent.llm_spec import open_llm
 from engine.agent.tools import Tool, make_tool, tool
 
 __all__ = ["SubAgent", "Session", "Step", "Failure", "Tool", "tool", "make_tool",
-           "execute_turn", "extract_program", "open_llm", "llm_name"]
+           "execute_turn", "previous_results", "extract_program", "open_llm", "llm_name"]

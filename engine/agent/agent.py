@@ -9,14 +9,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine import __version__
-from engine.agent.execute import execute_turn
+from engine.agent.execute import execute_turn, previous_results
+from engine.agent.extract import extract_program
 from engine.agent.prompt import reference_text
 from engine.agent.tools import Tool, make_tool
 from engine.history import STRATEGIES, HistoryOpts, RenderContext, Turn, Usage
-from engine.lisp import Limits, from_python, pr_str, to_python
+from engine.lisp import Limits, PtcError, from_python, pr_str, to_python
 from engine.lisp.values import Map
 from engine.llm import LLMError, complete
 from engine.trace import AgentInfo, Outcome, Trace
+
+INTERRUPTED = ("the run was interrupted while this program ran; the reply is kept, "
+               "its effects are not")
 
 
 def llm_name(llm) -> str:
@@ -168,14 +172,26 @@ class Session:
         completion = complete(self.llm, messages)
         llm_ms = round((time.perf_counter() - started) * 1000, 3)
         usage = Usage(completion.input_tokens, completion.output_tokens, completion.cached_tokens)
-        turn = execute_turn(len(self.turns) + 1, completion.text, self.memory,
-                            data=self.data, tools=self.tools, limits=self.agent.limits,
-                            messages=tuple(messages), usage=usage, llm_ms=llm_ms)
+        number = len(self.turns) + 1
+        try:
+            turn = execute_turn(number, completion.text, self.memory,
+                                data=self.data, tools=self.tools, limits=self.agent.limits,
+                                messages=tuple(messages), usage=usage, llm_ms=llm_ms,
+                                previous=previous_results(self.turns))
+        except BaseException:       # Ctrl-C or a signal while the program ran: keep the reply
+            self._record(Turn(number, completion.text, extract_program(completion.text),
+                              error=PtcError("interrupted", INTERRUPTED),
+                              memory=self.memory, messages=tuple(messages), usage=usage,
+                              llm_ms=llm_ms))
+            raise
+        self._record(turn)
+        self._after(turn)
+        return turn
+
+    def _record(self, turn: Turn) -> None:
         self.turns.append(turn)
         self._renderer.add(turn)
         self.memory = turn.memory
-        self._after(turn)
-        return turn
 
     def _after(self, turn: Turn) -> None:
         if turn.signal == "return":

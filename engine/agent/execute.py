@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from engine.agent.extract import NO_CODE_MESSAGE, extract_program
 from engine.history import Turn, Usage
 from engine.lisp import PtcError, run
 
 
+def previous_results(turns: Sequence[Turn]) -> tuple:
+    """`*1 *2 *3` for the turn after `turns`: the values of the last three programs that ran
+    without error, latest first. As at a Clojure REPL, a failed turn does not shift them.
+    Derived from the turns alone, so a loaded trace gives the same values."""
+    return tuple(t.result for t in reversed(turns) if t.error is None)[:3]
+
+
 def execute_turn(number: int, reply: str, memory: Mapping, *, data=None, tools=None,
                  limits=None, messages: tuple = (), usage: Usage | None = None,
-                 llm_ms: float = 0.0) -> Turn:
-    """Turn `number`: the program found in `reply`, run against `memory`, `data` and `tools`.
+                 llm_ms: float = 0.0, previous: tuple = ()) -> Turn:
+    """Turn `number`: the program found in `reply`, run against `memory`, `data` and `tools`,
+    with `previous` (see previous_results) as `*1 *2 *3`.
 
     A reply without code is a failed turn (reason `no_code`); memory after a failed turn is
     the memory before it (the engine rolls a failed run back).
@@ -22,7 +30,7 @@ def execute_turn(number: int, reply: str, memory: Mapping, *, data=None, tools=N
                   usage=usage, llm_ms=llm_ms)
     if program is None:
         return Turn(**common, error=PtcError("no_code", NO_CODE_MESSAGE), memory=memory)
-    r = run(program, data=data, tools=tools, memory=memory, limits=limits)
+    r = run(program, data=data, tools=tools, memory=memory, limits=limits, previous=previous)
     return Turn(**common, result=r.value, error=r.error, signal=r.signal, prints=tuple(r.prints),
                 tool_calls=tuple(r.tool_calls), memory=r.memory,
                 definitions=tuple(r.definitions), run_ms=r.duration_ms)

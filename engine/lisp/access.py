@@ -6,7 +6,7 @@ Exact key wins when both forms are present, even if its value is falsy.
 from __future__ import annotations
 
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, Regex, Var, is_fn, type_name
+from engine.lisp.values import Keyword, Map, Regex, Var, as_key, is_fn, type_name
 
 MISSING = object()
 
@@ -23,6 +23,8 @@ def alternate_key(key):
 
 def flex_lookup(m: Map, key, default=MISSING):
     """The value under `key` or its alternate spelling in map `m`, else `default`."""
+    if type(key) is bool:
+        key = as_key(key)
     value = m.get(key, MISSING)
     if value is MISSING:
         alt = alternate_key(key)
@@ -35,6 +37,7 @@ def flex_lookup(m: Map, key, default=MISSING):
 
 def flex_entry(m: Map, key):
     """(stored key, value) of `key` or its alternate spelling in map `m`, else None."""
+    key = as_key(key)
     value = m.get(key, MISSING)
     if value is not MISSING:
         return key, value
@@ -59,7 +62,7 @@ def flex_get(coll, key, default=None):
         return default
     if t is frozenset:
         try:
-            return key if key in coll else default
+            return key if as_key(key) in coll else default
         except TypeError:
             return default
     return default
@@ -142,7 +145,7 @@ def as_fn(f, role: str = "function"):
             if len(args) != 1:
                 raise _data_arity(f, "one value", len(args))
             try:
-                return args[0] if args[0] in f else None
+                return args[0] if as_key(args[0]) in f else None
             except TypeError:
                 return None
         return member

@@ -16,7 +16,7 @@ from engine.lisp.errors import PtcError, Span, did_you_mean, plural
 from engine.lisp.forms import is_sym, show
 from engine.lisp.patterns import compile_regex
 from engine.lisp.runtime import check_deadline
-from engine.lisp.values import EMPTY_MAP, Keyword, Map
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, as_key
 
 # Namespace aliases and their canonical names. `ns/name` resolves to the builtin registered
 # as `canonical/name` (such as clojure.string/reverse) if any, else to the plain builtin `name`.
@@ -33,6 +33,7 @@ _CATEGORY_OF_NAMESPACE = {"clojure.string": "strings", "clojure.set": "sets", "r
                           "Math": "math"}
 DATA_NAMESPACES = ("data", "ctx")
 PLACEHOLDER = re.compile(r"%(\d*|&)")
+PREVIOUS_RESULTS = {"*1": 0, "*2": 1, "*3": 2}   # the values of the last three turns' programs
 
 
 class Scope:
@@ -130,7 +131,7 @@ class Analyzer:
         if t is F.SetForm:
             items = tuple(self.analyze(x, env) for x in form.items)
             if all(type(x) is N.Const for x in items) and _hashable(x.value for x in items):
-                return N.Const(frozenset(x.value for x in items), form.span)
+                return N.Const(frozenset(as_key(x.value) for x in items), form.span)
             return N.SetLit(items, form.span)
         if t is F.FnLiteral:
             from engine.lisp.special_forms import fn_literal
@@ -158,7 +159,7 @@ class Analyzer:
             pairs.append((self.analyze(form.items[i], env), self.analyze(form.items[i + 1], env)))
         if all(type(k) is N.Const and type(v) is N.Const for k, v in pairs) and \
                 _hashable(k.value for k, _ in pairs):
-            return N.Const(Map({k.value: v.value for k, v in pairs}) if pairs else EMPTY_MAP,
+            return N.Const(Map({as_key(k.value): v.value for k, v in pairs}) if pairs else EMPTY_MAP,
                            form.span)
         return N.MapLit(tuple(pairs), form.span)
 
@@ -181,6 +182,8 @@ class Analyzer:
                               f"call it: ({name} ...)", reason="unbound_var")
             if name in BUILTINS:
                 return N.BuiltinRef(name, span)
+            if name in PREVIOUS_RESULTS:
+                return N.Intrinsic("previous", (N.Const(PREVIOUS_RESULTS[name], span),), span)
             if name in UNSUPPORTED:
                 reason, message, hint = UNSUPPORTED[name]
                 raise invalid(message, span, hint, reason=reason)
@@ -192,7 +195,7 @@ class Analyzer:
         if ns in DATA_NAMESPACES:
             return N.DataRef(name, span)
         if ns == "tool":
-            raise invalid(f"tool/{name} must be called: (tool/{name} ...)", span)
+            return N.ToolRef(name, span)
         canonical = NAMESPACES.get(ns)
         if canonical is None:
             if f"{ns}/{name}" in BUILTINS:    # java.util.Date. and friends
@@ -281,7 +284,7 @@ class Analyzer:
 def _arity_hint(name: str, n: int) -> str | None:
     if name in ("max", "min", "+", "*") and n == 1:
         return f"to use a collection write (apply {name} coll)"
-    if name in ("map", "filter", "remove", "reduce", "sort-by", "group-by") and n == 1:
+    if name in ("reduce", "sort-by", "group-by") and n == 1:
         return f"({name} f coll): did you mean ->> instead of ->?"
     return None
 

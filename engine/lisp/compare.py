@@ -1,6 +1,6 @@
 """Equality, ordering and the canonical order of map keys.
 
-`=` is structural and `(= 1 1.0)` is true; booleans never equal numbers. Ordering follows
+`=` is structural and `(= 1 1.0)` is true; booleans never equal numbers, at any depth. Ordering follows
 Clojure's `compare` (nil first, vectors by length then items) but refuses to compare values
 of different kinds with a type_error instead of guessing.
 """
@@ -12,10 +12,12 @@ from functools import cmp_to_key
 from operator import attrgetter, itemgetter
 
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, LispFn, Map, Symbol, is_fn, type_name
+from engine.lisp.values import (Keyword, LispFn, Map, Symbol, ToolValue, as_key, from_key,
+                                has_bool_keys, is_fn, type_name)
 
 
 _COLLECTIONS = (tuple, frozenset, Map)
+_COLLECTIONS_SET = frozenset(_COLLECTIONS)
 KEY_BUDGET = 100_000   # items a compared or hashed value may expand to
 
 
@@ -28,9 +30,61 @@ def equals(a, b) -> bool:
     if ta in _COLLECTIONS and tb is ta:
         check_key(a)
         check_key(b)
+        return a == b and _same_kinds(a, b)
     elif is_fn(a) or is_fn(b):
-        return a == b if type(a) is LispFn or type(b) is LispFn else False
+        if ta is LispFn or tb is LispFn:
+            return a == b            # the same function, one of them as the host holds it
+        return ta is ToolValue and tb is ToolValue and a == b   # the same tool, by name
     return a == b
+
+
+def _same_kinds(a, b) -> bool:
+    """For collections that Python finds equal: whether no boolean stands where the other has
+    a number, at any depth (Python's `True == 1` would make `(= [1] [true])` true)."""
+    stack = [(a, b)]
+    seen: set = set()
+    while stack:
+        x, y = stack.pop()
+        if (id(x), id(y)) in seen:
+            continue
+        seen.add((id(x), id(y)))
+        t = type(x)
+        if t is tuple:
+            kinds = set(map(type, x)) | set(map(type, y))
+            if bool not in kinds and _COLLECTIONS_SET.isdisjoint(kinds):
+                continue   # only scalars, none boolean: Python's == was right
+            pairs = zip(x, y)
+        elif t is Map:   # keys: true and false are stored as keys of their own (BoolKey)
+            kinds = set(map(type, x.values())) | set(map(type, y.values()))
+            if bool not in kinds and _COLLECTIONS_SET.isdisjoint(kinds):
+                continue
+            pairs = ((v, y[k]) for k, v in x.items())
+        else:   # frozenset: items as map keys; collections in it need their partners
+            if not _set_partners_agree(x, y):
+                return False
+            continue
+        for p, q in pairs:
+            if type(p) is bool or type(q) is bool:
+                if type(p) is not type(q):
+                    return False
+            elif type(p) in _COLLECTIONS and p is not q:
+                stack.append((p, q))
+    return True
+
+
+def _set_partners_agree(x: frozenset, y: frozenset) -> bool:
+    """Each collection in set `x` has an equal partner in `y` of the same kinds."""
+    if _COLLECTIONS_SET.isdisjoint(set(map(type, x))):
+        return True
+    inner = [p for p in x if type(p) in _COLLECTIONS]
+    if not inner:
+        return True
+    by_hash: dict = {}
+    for q in y:
+        if type(q) in _COLLECTIONS:
+            by_hash.setdefault(hash(q), []).append(q)
+    return all(any(p == q and _same_kinds(p, q) for q in by_hash.get(hash(p), ()))
+               for p in inner)
 
 
 def expanded_size(value, budget: int) -> int:
@@ -196,6 +250,8 @@ def _keyword_name(kv):
 def map_items(m: Map) -> list:
     """The entries of `m` in canonical key order (what seq, keys, vals and printing use)."""
     items = list(m.items())
+    if has_bool_keys(m):
+        items = [(from_key(k), v) for k, v in items]
     if len(items) < 2:
         return items
     kind = _plain_kind(m.keys())
@@ -222,12 +278,26 @@ def collection_items(coll):
     if t is Map:
         return map_items(coll)
     if t is frozenset:
-        return sorted(coll, key=key_order)
+        return set_items(coll)
     return None
+
+
+def set_items(s: frozenset) -> list:
+    """The items of set `s` in canonical order."""
+    if has_bool_keys(s):
+        return sorted(map(from_key, s), key=key_order)
+    return sorted(s, key=key_order)
+
+
+def contains_key(coll, x) -> bool:
+    """Whether set or map `coll` holds `x` as an item or key (true is not 1)."""
+    return as_key(x) in coll
 
 
 def map_keys(m: Map) -> list:
     keys = list(m.keys())
+    if has_bool_keys(m):
+        keys = [from_key(k) for k in keys]
     if len(keys) > 1:
         kind = _plain_kind(keys)
         if kind == "keyword":

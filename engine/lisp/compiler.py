@@ -16,10 +16,11 @@ from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
 from engine.lisp.inline import inline_call
 from engine.lisp.runtime import check_deadline
-from engine.lisp.values import FnInfo
+from engine.lisp.values import FnInfo, Keyword
 
 FILENAME = "<ptc>"
 _SIMPLE_CONSTANTS = (type(None), bool, int, float, str)
+_PLAIN_KEYS = (Keyword, str, int)   # map keys that need no size check and no BoolKey
 
 
 def mangle(name: str) -> str:
@@ -113,6 +114,9 @@ class Compiler:
 
     def e_MapLit(self, n):
         flat = [self.expr(x) for pair in n.pairs for x in pair]
+        if all(type(k) is N.Const and type(k.value) in _PLAIN_KEYS for k, _ in n.pairs):
+            # `{:id x :name y}`: keys known to be plain, so nothing to check or wrap
+            return _call("_make_plain_map", ast.Tuple(flat, ast.Load()))
         return _call("_make_map", ast.Tuple(flat, ast.Load()))
 
     def e_SetLit(self, n):
@@ -176,6 +180,9 @@ class Compiler:
     def e_ToolCall(self, n):
         args = ast.Tuple([self.expr(a) for a in n.args], ast.Load())
         return _method("call_tool", ast.Constant(n.name), args)
+
+    def e_ToolRef(self, n):
+        return _method("tool_value", ast.Constant(n.name))
 
     def e_Fn(self, n):
         factory = self.fn_factory(n)

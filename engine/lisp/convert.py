@@ -13,14 +13,15 @@ from operator import is_
 
 from engine.lisp.compare import check_key
 from engine.lisp.errors import PtcError
-from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, Regex, Symbol, Var, is_fn, type_name
+from engine.lisp.values import (INT_MAX, INT_MIN, BoolKey, Keyword, Map, Regex, Symbol, Var, as_key,
+                                from_key, is_fn, type_name)
 
 
 class ConversionError(ValueError):
     """A value that is not data (or is too deep, or cyclic); the message says where."""
 
 
-_KEPT = frozenset({str, float, bool, type(None), Keyword})   # data as they are
+_KEPT = frozenset({str, float, bool, type(None), Keyword, BoolKey})   # data as they are
 _COLLECTIONS = frozenset({tuple, Map, frozenset})
 _PATH_STEPS = 8        # a path in a message names at most this many steps, then "..."
 _NAME = re.compile(r"[A-Za-z_][\w?!*-]*")
@@ -108,7 +109,7 @@ class _Converter:
                     raise
                 height = max(height, self.height(k, key) + 1)
             else:
-                key = k
+                key = as_key(k)          # true and 1 stay two keys
             if type(v) in _KEPT:
                 out[key] = v
                 continue
@@ -149,7 +150,7 @@ class _Converter:
                 raise _Bad("a map key or set item must not be a map") from None
             except PtcError as e:
                 raise _Bad(e.message) from None
-        return key
+        return as_key(key)
 
     def other(self, value, depth: int):
         """Sets, dict and list subclasses, dataclasses, pydantic models, enums of numbers
@@ -276,6 +277,7 @@ def to_python(value, depth: int = 0):
 
 
 def _plain_key(k):
+    k = from_key(k)
     t = type(k)
     if t is Keyword or t is Symbol:
         return k.name
@@ -298,8 +300,8 @@ def to_json(value):
     if t is tuple:
         return [to_json(v) for v in value]
     if t is frozenset:
-        from engine.lisp.compare import key_order
-        return [to_json(v) for v in sorted(value, key=key_order)]
+        from engine.lisp.compare import set_items
+        return [to_json(v) for v in set_items(value)]
     if t is Map:
         from engine.lisp.printer import pr_str
         return {(k.name if type(k) is Keyword else k if type(k) is str else pr_str(k)): to_json(v)

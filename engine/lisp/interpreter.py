@@ -37,26 +37,32 @@ for _b in BUILTINS.values():
 _BUILTIN_NAMES = {code.co_name: name for code, name in _BUILTIN_CODES.items()}
 
 
-def run(source: str, data=None, tools=None, memory=None, limits=None) -> RunResult:
+def run(source: str, data=None, tools=None, memory=None, limits=None, *,
+        previous=()) -> RunResult:
     """Run PTC-Lisp `source` and return its RunResult; never raises for any program, nor for
-    any content of `data`, `memory` or tool results (bad content is an `invalid_data` error).
+    any content of `data`, `memory`, `previous` or tool results (bad content is an
+    `invalid_data` error).
 
     `data` is read as `data/name`; `tools` maps names to Python callables (`tool/name`);
-    `memory` maps names defined by earlier runs to their values; `limits` overrides Limits.
-    Bad arguments from the host (data or memory not a dict, tools not callables, an unknown
-    limit) raise ValueError.
+    `memory` maps names defined by earlier runs to their values; `limits` overrides Limits;
+    `previous` holds the values of earlier turns' programs, latest first, read as `*1`, `*2`,
+    `*3` (nil where missing). Bad arguments from the host (data or memory not a dict,
+    previous not a tuple or list, tools not callables, an unknown limit) raise ValueError.
     """
     limits = Limits.from_dict(limits)
     tools = _host_tools(tools)
     memory = dict(_mapping("memory", memory))
+    _check_previous(previous)
     started = time.perf_counter()
     try:
         data_map = _host_data(_mapping("data", data), limits)
-        namespace = {name: _memory_value(name, v, limits) for name, v in memory.items()}
+        namespace = {name: _host_value(v, limits, f"memory/{name}") for name, v in memory.items()}
+        earlier = _previous_values(previous, limits)
     except ConversionError as e:
         return RunResult(None, None, PtcError("invalid_data", str(e)), memory=memory,
                          duration_ms=round((time.perf_counter() - started) * 1000, 3))
     ctx = RunContext(limits, data_map, tools, started, namespace)
+    ctx.previous = earlier
     outer = current_or_none()   # a tool may itself run a program
     RUNNING.s = ctx
     value, signal, err = None, None, None
@@ -185,10 +191,23 @@ def _host_tools(tools) -> dict:
     return tools
 
 
-def _memory_value(name: str, value, limits: Limits):
+def _host_value(value, limits: Limits, where: str):
+    """A value of memory or `previous`: Python data converted, PTC-Lisp values as they are."""
     if isinstance(value, (dict, list, set)):
-        return from_python(value, limits.nesting_depth, f"memory/{name}")
+        return from_python(value, limits.nesting_depth, where)
     return value
+
+
+def _check_previous(previous) -> None:
+    if not isinstance(previous, (tuple, list)):
+        raise ValueError(f"previous must be a tuple of earlier values, latest first, got "
+                         f"{type(previous).__name__}")
+
+
+def _previous_values(previous, limits: Limits) -> tuple:
+    """`*1 *2 *3` from the host's `previous` (latest first): converted, padded with nil."""
+    values = [_host_value(v, limits, f"*{i + 1}") for i, v in enumerate(previous[:3])]
+    return tuple(values) + (None,) * (3 - len(values))
 
 
 def _check_result(value, ctx: RunContext, limits: Limits) -> PtcError | None:

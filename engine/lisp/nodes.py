@@ -190,6 +190,13 @@ class ToolCall:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolRef:
+    """`tool/name` used as a value, not called."""
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class ForClause:
     kind: str              # "bind", "let", "when", "while"
     steps: tuple = ()      # for bind/let: (Binding, node) steps; bind's first step reads `coll`
@@ -209,5 +216,6 @@ class For:
 
 
 Node = (Const | LocalRef | GlobalRef | BuiltinRef | DataRef | VectorLit | MapLit | SetLit | If
-        | Do | Let | And | Or | Fn | Letfn | Loop | Recur | Call | Intrinsic | ToolCall | For)
+        | Do | Let | And | Or | Fn | Letfn | Loop | Recur | Call | Intrinsic | ToolCall | ToolRef
+        | For)
 

@@ -11,7 +11,8 @@ import math
 
 from engine.lisp.compare import expanded_size, map_items
 from engine.lisp.errors import error
-from engine.lisp.values import FN_INFO, Keyword, LispFn, Map, Regex, Symbol, Var, is_fn
+from engine.lisp.values import (FN_INFO, BoolKey, Keyword, LispFn, Map, Regex, Symbol, ToolValue,
+                                Var, from_key, is_fn)
 
 MAX_DEPTH = 200
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
@@ -104,8 +105,8 @@ class _Writer:
             self.add(quote_string(v) if self.readable else v)
         elif v is None:
             self.add("nil")
-        elif t is bool:
-            self.add("true" if v else "false")
+        elif t is bool or t is BoolKey:
+            self.add(repr(from_key(v)).lower())
         elif t is int:
             self.add(str(v))
         elif t is float:
@@ -126,11 +127,11 @@ class _Writer:
                 self.value(x, depth + 1)
             self.add("}")
         elif t is frozenset:
-            from engine.lisp.compare import key_order
-            self.seq("#{", sorted(v, key=key_order), "}", depth)
+            from engine.lisp.compare import set_items
+            self.seq("#{", set_items(v), "}", depth)
         elif t is Symbol:
             self.add(v.name)
-        elif t is Var:
+        elif t is Var or t is ToolValue:
             self.add(repr(v))
         elif t is Regex:
             self.add('#"' + v.source + '"')
@@ -249,8 +250,8 @@ class _Formatter:
         open_, close = ("[", "]") if type(v) is tuple else ("#{", "}")
         items = v
         if type(v) is frozenset:
-            from engine.lisp.compare import key_order
-            items = sorted(v, key=key_order)
+            from engine.lisp.compare import set_items
+            items = set_items(v)
         n = len(items)
         shown = items if self.limit is None or n <= self.limit else items[: self.limit]
         body = " ".join(self.value(x, printable, depth + 1) for x in shown)

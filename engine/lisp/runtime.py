@@ -20,7 +20,8 @@ from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
 from engine.lisp.results import Definition, ToolCall
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var, is_fn, type_name
+from engine.lisp.values import (EMPTY_MAP, Keyword, Map, ToolValue, Var, as_keys, from_key,
+                                is_fn, type_name)
 
 RUNNING = threading.local()   # .s: the RunContext of the run in progress on this thread
 
@@ -37,7 +38,8 @@ class RunContext:
     """Everything one run records and needs; compiled code reads it as `_r`."""
 
     __slots__ = ("limits", "data", "tools", "deadline", "wall_deadline", "prints", "print_chars",
-                 "tool_calls", "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll")
+                 "tool_calls", "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll",
+                 "previous")
 
     def __init__(self, limits: Limits, data: Map, tools: dict, started: float, ns: dict):
         self.limits = limits
@@ -56,6 +58,7 @@ class RunContext:
         self.max_depth = limits.recursion_depth
         self.max_loop = limits.loop_iterations
         self.max_coll = limits.collection_size
+        self.previous = (None, None, None)   # *1 *2 *3: earlier turns' values, latest first
 
     # --- called by compiled code ----------------------------------------------------------
     def define(self, name: str, value, doc):
@@ -82,8 +85,7 @@ class RunContext:
             raise error("tool_limit_exceeded", f"more than {self.limits.tool_calls} tool calls")
         fn = self.tools.get(name)
         if fn is None:
-            available = ", ".join(sorted(self.tools)) or "none"
-            raise error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
+            raise self._unknown_tool(name)
         for arg in args:
             if expanded_size(arg, self.limits.collection_size + 1) > self.limits.collection_size:
                 raise error("memory_exceeded", f"tool/{name}: an argument holds more than "
@@ -120,6 +122,16 @@ class RunContext:
                                     f"(run_wall_ms, tool time included)", hint)
         return error("timeout", f"tool/{name} did not return within {self.limits.tool_timeout_ms}"
                                 f" ms (tool_timeout_ms)", hint)
+
+    def tool_value(self, name: str) -> ToolValue:
+        """`tool/name` as a value; calling it is calling the tool (see call_tool)."""
+        if name not in self.tools:
+            raise self._unknown_tool(name)
+        return ToolValue(name)
+
+    def _unknown_tool(self, name: str) -> PtcError:
+        available = ", ".join(sorted(self.tools)) or "none"
+        return error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
 
     def _record(self, name, args, value, message, start) -> None:
         elapsed = time.perf_counter() - start
@@ -174,7 +186,7 @@ def tool_arguments(fn, args: tuple) -> tuple[list, dict]:
     """Python arguments for a tool: keyword arguments when a map's keys (or keyword/value
     pairs) all name parameters of `fn`, else positional plain values."""
     if len(args) == 1 and type(args[0]) is Map:
-        pairs = dict(args[0].items())
+        pairs = {from_key(k): v for k, v in args[0].items()}
     elif len(args) >= 2 and len(args) % 2 == 0 and all(type(k) is Keyword for k in args[0::2]):
         pairs = dict(zip(args[0::2], args[1::2]))
     else:
@@ -249,18 +261,24 @@ def _arity_mismatch(label: str, expected: str, got: int):
 def _make_map(flat: tuple):
     if not flat:
         return EMPTY_MAP
-    check_keys(flat[0::2])
+    keys = flat[0::2]
+    check_keys(keys)
     try:
-        return Map(zip(flat[0::2], flat[1::2]))
+        return Map(zip(as_keys(keys), flat[1::2]))
     except TypeError:
         raise error("type_error", "a map key must not be a function or contain a map value "
                                   "that cannot be compared") from None
 
 
+def _make_plain_map(flat: tuple):
+    """A map literal whose keys are keywords, strings or integers written in the source."""
+    return Map(zip(flat[0::2], flat[1::2]))
+
+
 def _make_set(items: tuple):
     check_keys(items)
     try:
-        return frozenset(items)
+        return frozenset(as_keys(items))
     except TypeError:
         raise error("type_error", "a set item must be comparable data") from None
 
@@ -284,7 +302,7 @@ def _keyword_arguments(rest: tuple):
         return rest[0]
     if len(rest) % 2 == 0:
         try:
-            return Map(zip(rest[0::2], rest[1::2]))
+            return Map(zip(as_keys(rest[0::2]), rest[1::2]))
         except TypeError:
             pass
     raise error("destructure_error", "the arguments after & of a map destructuring must come "
@@ -332,6 +350,11 @@ def _no_match(value):
     from engine.lisp.printer import pr_str
     raise error("no_matching_clause", f"no matching clause for {pr_str(value, limit=60)}",
                 "add a default as the last form")
+
+
+def _previous(index: int):
+    """`*1`, `*2`, `*3`: the value of the program `index + 1` turns back, or nil."""
+    return current().previous[index]
 
 
 def _return(value):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
-from engine.lisp.analyzer import Analyzer, Env, Scope, invalid
+from engine.lisp.analyzer import PREVIOUS_RESULTS, Analyzer, Env, Scope, invalid
 from engine.lisp.builtins.registry import BUILTINS
 from engine.lisp.destructure import bind_pattern
 from engine.lisp.forms import is_sym, show
@@ -71,7 +71,7 @@ def check_def_name(name_form, form) -> str:
     if not is_sym(name_form):
         raise invalid(f"def name must be a plain symbol, got {show(name_form)}", form.span)
     name = name_form.name
-    if name in BUILTINS or name in SPECIAL_FORMS:
+    if name in BUILTINS or name in SPECIAL_FORMS or name in PREVIOUS_RESULTS:
         raise invalid(f"cannot redefine builtin {name}", name_form.span,
                       f"choose another name, such as my-{name}", reason="cannot_shadow_builtin")
     return name

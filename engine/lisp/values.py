@@ -2,7 +2,9 @@
 
 nil is None, booleans bool, integers int (64-bit range enforced by arithmetic), floats float,
 strings str. Vectors are tuples, maps are immutables.Map (a persistent hash map, so `assoc`
-in a loop is not quadratic), sets are frozensets. Functions are plain Python callables.
+in a loop is not quadratic), sets are frozensets; a boolean set item or map key is stored as
+a BoolKey (see there). Functions are plain Python callables; `tool/name` as a value is a
+ToolValue.
 """
 
 from __future__ import annotations
@@ -111,6 +113,78 @@ class Regex:
         return id(self)
 
 
+class BoolKey:
+    """true or false stored as a set item or a map key. Python's `True == 1` and
+    `hash(True) == hash(1)` would make `#{1 true}` one item and `{1 :a true :b}` one entry;
+    stored as TRUE_KEY or FALSE_KEY, a boolean is a key of its own. Every reader of keys and
+    items (compare.map_items, collection_items, the printer, the conversions) gives the
+    boolean back, so programs never see these."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool):
+        object.__setattr__(self, "value", value)
+
+    def __setattr__(self, attr, value):
+        raise AttributeError("keys are immutable")
+
+    def __reduce__(self):
+        return (as_key, (self.value,))
+
+    def __repr__(self) -> str:
+        return "true" if self.value else "false"
+
+
+TRUE_KEY = BoolKey(True)
+FALSE_KEY = BoolKey(False)
+
+
+def as_key(x):
+    """`x` as it is stored as a set item or map key: booleans as TRUE_KEY / FALSE_KEY."""
+    if x is True:
+        return TRUE_KEY
+    if x is False:
+        return FALSE_KEY
+    return x
+
+
+def as_keys(xs):
+    """`as_key` of each of `xs` (`xs` itself when it holds no boolean)."""
+    if type(xs) is str:
+        return xs
+    if bool in set(map(type, xs)):
+        return [as_key(x) for x in xs]
+    return xs
+
+
+def from_key(k):
+    """The value a stored set item or map key stands for."""
+    return k.value if type(k) is BoolKey else k
+
+
+def has_bool_keys(coll) -> bool:
+    """Whether a set or map holds true or false as an item or key."""
+    return TRUE_KEY in coll or FALSE_KEY in coll
+
+
+@dataclass(frozen=True, slots=True)
+class ToolValue:
+    """`tool/name` used as a value (`(map tool/get-order ids)`); prints as `#tool[name]`.
+
+    It holds only the name: calling it calls the tool of that name in the run in progress,
+    through the same path as `(tool/name ...)` (recording, limits, argument conversion). So
+    a tool kept in memory with `def` works in a later turn while that tool exists there."""
+
+    name: str
+
+    def __call__(self, *args):
+        from engine.lisp.runtime import current
+        return current().call_tool(self.name, args)
+
+    def __repr__(self) -> str:
+        return f"#tool[{self.name}]"
+
+
 @dataclass(frozen=True, slots=True)
 class FnInfo:
     """What the printer and error messages know of a compiled function."""
@@ -123,7 +197,7 @@ class FnInfo:
 FN_INFO: "weakref.WeakKeyDictionary[object, FnInfo]" = weakref.WeakKeyDictionary()
 
 
-FUNCTION_TYPES = (FunctionType, BuiltinFunctionType, MethodType, partial)
+FUNCTION_TYPES = (FunctionType, BuiltinFunctionType, MethodType, partial, ToolValue)
 
 
 class LispFn(partial):
@@ -146,7 +220,8 @@ class LispFn(partial):
     __str__ = __repr__
 
 
-_HOLDERS = frozenset({tuple, Map, frozenset, *FUNCTION_TYPES})
+# A ToolValue is kept as it is: it holds only a name, and prints and compares as itself.
+_HOLDERS = frozenset({tuple, Map, frozenset, *FUNCTION_TYPES}) - {ToolValue}
 
 
 def with_lisp_functions(value):
@@ -180,7 +255,7 @@ def _with_lisp_functions(value, done: dict):
 
 
 def is_fn(value) -> bool:
-    """True for functions the language made (closures, builtins, combinators)."""
+    """True for functions the language made (closures, builtins, combinators, tools)."""
     return isinstance(value, FUNCTION_TYPES)
 
 
@@ -208,6 +283,7 @@ def type_name(value) -> str:
 _TYPE_NAMES = {
     bool: "boolean", int: "integer", float: "float", str: "string", Keyword: "keyword",
     tuple: "vector", Map: "map", frozenset: "set", Symbol: "symbol", Var: "var", Regex: "regex",
+    ToolValue: "function", BoolKey: "boolean",
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.lisp.access import get_path
 from engine.lisp.compare import compare, equals
-from engine.lisp.values import Keyword, truthy
+from engine.lisp.values import Keyword, from_key, truthy
 
 
 def _plain(v):
@@ -48,13 +48,13 @@ def where(path: tuple, op: str, value):
             got = field(item)
             if got is None or type(value) not in (tuple, frozenset):
                 return False
-            return any(_same(got, v) for v in value)
+            return any(_same(got, from_key(v)) for v in value)
     else:  # includes
         def pred(item):
             got = field(item)
             if type(got) is str:
                 return type(value) is str and value in got
             if type(got) in (tuple, frozenset):
-                return any(_same(v, value) for v in got)
+                return any(_same(from_key(v), value) for v in got)
             return False
     return pred

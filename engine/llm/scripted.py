@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 from engine.llm.completion import Completion
@@ -53,9 +55,17 @@ class ReplayLLM(ScriptedLLM):
     source = "the trace"
 
 
+MAX_REPLIES_BYTES = 256 * 1024 * 1024
+
+
 def read_replies(path: Path) -> list[str]:
     """The replies in a scripted-LLM file; ValueError naming the file when it is missing or broken."""
     try:
+        info = os.stat(path)                # a FIFO or a device would block or never end
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"scripted: cannot read {path}: not a regular file")
+        if info.st_size > MAX_REPLIES_BYTES:
+            raise ValueError(f"scripted: {path} is larger than {MAX_REPLIES_BYTES:,} bytes")
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ValueError(f"scripted: cannot read {path}: {exc.strerror or exc}") from exc

@@ -3,12 +3,15 @@ gives one TraceError naming the file and what is wrong with it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import asdict, fields
 
 from engine.history import HistoryOpts, ToolInfo, Turn, Usage
 from engine.lisp import Definition, PtcError, Span, ToolCall
+from engine.trace import strict_json
+from engine.trace.disk import UnreadableFile, read_text, write_atomically
 from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Trace
 from engine.trace.values import MalformedValue, decode, encode
 
@@ -19,21 +22,34 @@ class TraceError(Exception):
     """A trace file that cannot be read; the message names the file and the problem."""
 
 
+class UnreadableTrace(TraceError):
+    """A trace file that cannot be read at all (missing, not a regular file, too large), as
+    opposed to one that reads but is not a valid trace."""
+
+
 # --- writing -------------------------------------------------------------------------------
 
 def save_trace(trace: Trace, path) -> None:
-    """Write `trace` to `path` (atomically: a crash mid-write never leaves half a file)."""
-    text = dumps_trace(trace)
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    """Write `trace` to `path` atomically (engine.trace.disk.write_atomically): a failure of
+    any kind leaves the previous file as it was."""
+    write_atomically(path, dumps_trace(trace))
 
 
 def dumps_trace(trace: Trace) -> str:
     """The trace as JSON text; each distinct message is stored once (`messages`), and each
-    turn lists the ones it was sent by index, so a 200-turn `full` run stays linear in size."""
-    return json.dumps(trace_to_json(trace), ensure_ascii=False, indent=1)
+    turn lists the ones it was sent by index, so a 200-turn `full` run stays linear in size.
+    The last field, `digest`, is a hash of all the others (`content_digest`)."""
+    doc = trace_to_json(trace)
+    doc["digest"] = content_digest(doc)
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def content_digest(doc: dict) -> str:
+    """`sha256:` and the hex SHA-256 of the document without its `digest`, as compact JSON:
+    any edit of a saved trace (a print, a tool result, a token count) changes it."""
+    body = {k: v for k, v in doc.items() if k != "digest"}
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def trace_to_json(trace: Trace) -> dict:
@@ -91,23 +107,22 @@ def _error_json(e: PtcError) -> dict:
 # --- reading -------------------------------------------------------------------------------
 
 def load_trace(path) -> Trace:
-    """The trace saved at `path`; TraceError for a missing, broken, truncated, hostile or
-    wrong-version file."""
+    """The trace saved at `path`; UnreadableTrace for a file that cannot be read (missing, not
+    a regular file, too large), TraceError for a broken, truncated, hostile or wrong-version
+    one."""
     name = os.fspath(path)
+    return trace_from_json(load_trace_doc(path), name)
+
+
+def load_trace_doc(path):
+    """The JSON document in the trace file at `path`, parsed but not yet checked as a trace."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise TraceError(f"{name}: {size:,} bytes is larger than the "
-                             f"{MAX_FILE_BYTES:,}-byte limit for trace files")
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise TraceError(f"{name}: cannot read the file: {e.strerror or e}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise TraceError(f"{name}: not UTF-8 text (byte {e.start})") from None
-    return loads_trace(text, name)
+        text = read_text(path, MAX_FILE_BYTES)
+    except UnreadableFile as e:
+        raise UnreadableTrace(str(e)) from None
+    except ValueError as e:
+        raise TraceError(str(e)) from None
+    return parse_json(text, os.fspath(path))
 
 
 def loads_trace(text: str, name: str = "<trace>") -> Trace:
@@ -115,9 +130,13 @@ def loads_trace(text: str, name: str = "<trace>") -> Trace:
 
 
 def parse_json(text: str, name: str):
-    """`text` parsed as JSON; TraceError naming `name` for text that is not JSON."""
+    """`text` parsed as JSON; TraceError naming `name` for text that is not JSON, and for what
+    JSON allows but a trace never holds: a key given twice, NaN or infinite numbers, integers
+    too long to be a 64-bit number and lone surrogates (the error names the field)."""
     try:
-        return json.loads(text)
+        return strict_json.loads(text)
+    except (strict_json.DuplicateKey, strict_json.BadValue) as e:
+        raise TraceError(f"{name}: {e}") from None
     except json.JSONDecodeError as e:
         if e.pos >= len(text.rstrip()):
             raise TraceError(f"{name}: the file ends in the middle of the JSON "
@@ -126,8 +145,6 @@ def parse_json(text: str, name: str):
                          f"{e.msg}") from None
     except RecursionError:
         raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
-    except ValueError as e:      # e.g. an integer of thousands of digits
-        raise TraceError(f"{name}: not a valid trace: {e}") from None
 
 
 def trace_from_json(doc, name: str = "<trace>") -> Trace:
@@ -242,7 +259,7 @@ def _turn(t, w: str, messages: list, memory: dict) -> Turn:
                               tuple(decode(x, f"{cw}.args") for x in _get(c, "args", list, cw)),
                               decode(c.get("result"), f"{cw}.result"),
                               _get(c, "error", str, cw, optional=True),
-                              float(_get(c, "duration_ms", _NUM, cw, optional=True) or 0)))
+                              _ms(c, "duration_ms", cw)))
     definitions = [Definition(_get(d, "name", str, f"{w}.definitions[{i}]"),
                               _get(d, "doc", str, f"{w}.definitions[{i}]", optional=True),
                               _get(d, "is_fn", bool, f"{w}.definitions[{i}]"))
@@ -264,8 +281,18 @@ def _turn(t, w: str, messages: list, memory: dict) -> Turn:
         usage=None if usage is None else Usage(
             *(_get(usage, k, int, f"{w}.usage", optional=True)
               for k in ("input_tokens", "output_tokens", "cached_tokens"))),
-        llm_ms=float(_get(t, "llm_ms", _NUM, w, optional=True) or 0),
-        run_ms=float(_get(t, "run_ms", _NUM, w, optional=True) or 0))
+        llm_ms=_ms(t, "llm_ms", w), run_ms=_ms(t, "run_ms", w))
+
+
+MAX_MS = 1e10            # 115 days: longer than any turn, small enough to add up and print
+
+
+def _ms(obj, key: str, where: str) -> float:
+    """A duration in milliseconds (optional, 0 when absent), between 0 and MAX_MS."""
+    value = float(_get(obj, key, _NUM, where, optional=True) or 0)
+    if not 0 <= value <= MAX_MS:
+        raise _Bad(f"{where}.{key}: {value:.3g} ms is out of range (0 to {MAX_MS:.0e} ms)")
+    return value
 
 
 def _error(e, w: str) -> PtcError | None:

@@ -18,6 +18,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 
 from engine.history import Turn
+from engine.trace import strict_json
 from engine.trace.files import TraceError, parse_json, trace_from_json, trace_to_json
 from engine.trace.model import FORMAT, VERSION, Trace
 from engine.trace.values import encode
@@ -236,28 +237,36 @@ def _epoch_ns(iso: str) -> int:
 
 # --- import --------------------------------------------------------------------------------
 
-def loads_otlp(text: str, name: str = "<otlp>") -> Trace:
-    """The trace in OTLP/JSON text written by `dumps_otlp`; TraceError naming `name`."""
-    return _from_otlp(parse_json(text, name), name)
+def loads_otlp(text: str, name: str = "<otlp>", warn=None) -> Trace:
+    """The trace in OTLP/JSON text written by `dumps_otlp`; TraceError naming `name`. A chat
+    span missing, duplicated or not under the run span is an error naming it; with `warn` (a
+    callable taking one line), the turns found are kept instead and each gap is reported."""
+    return _from_otlp(parse_json(text, name), name, warn)
 
 
 def from_otlp(doc: dict) -> Trace:
     """The trace in an OTLP/JSON document written by `to_otlp`, rebuilt from its `ptc.*`
     attributes; TraceError naming what is missing for any other document."""
-    return _from_otlp(doc, "<otlp>")
+    return _from_otlp(doc, "<otlp>", None)
 
 
 class _NotOurs(Exception):
     pass
 
 
-def _from_otlp(doc, name: str) -> Trace:
+class _Incomplete(Exception):
+    """Our export, with a turn missing, duplicated or out of place."""
+
+
+def _from_otlp(doc, name: str, warn) -> Trace:
     try:
         spans = _spans(doc)
         root = _root(spans)
-        trace_doc = _trace_doc(root, spans)
+        trace_doc = _trace_doc(root, spans, warn)
     except _NotOurs as e:
         raise TraceError(f"{name}: not an OTLP export of a ptc-tui trace: {e}") from None
+    except _Incomplete as e:
+        raise TraceError(f"{name}: {e}") from None
     return trace_from_json(trace_doc, name)
 
 
@@ -332,7 +341,7 @@ def _root(spans) -> tuple[dict, dict]:
     return ours[0]
 
 
-def _trace_doc(root, spans) -> dict:
+def _trace_doc(root, spans, warn) -> dict:
     """The trace-format document the `ptc.*` attributes hold."""
     span, attrs = root
     root_id = span.get("spanId")
@@ -349,16 +358,51 @@ def _trace_doc(root, spans) -> dict:
         doc[key] = _json_attr(attrs, f"ptc.{key}", "invoke_agent span")
     turns = []
     for s, a in spans:
-        if a.get("gen_ai.operation.name") != CHAT or s.get("parentSpanId") != root_id:
+        in_run = s.get("parentSpanId") == root_id
+        if a.get("gen_ai.operation.name") != CHAT or not (in_run or "ptc.turn" in a):
             continue
         number = a.get("ptc.turn.number")
-        where = f"chat span {s.get('name', '')!r}"
+        where = f"chat span {str(s.get('name', ''))[:60]!r}"
         if type(number) is not int:
             raise _NotOurs(f'{where} has no integer "ptc.turn.number" attribute')
-        turns.append((number, _json_attr(a, "ptc.turn", where)))
+        turn = _json_attr(a, "ptc.turn", where)
+        turns.append((number, f"{where} ({_short(s.get('spanId'))})", in_run, turn))
     turns.sort(key=lambda t: t[0])
-    doc["turns"] = [t for _, t in turns]
+    count = attrs.get("ptc.turn.count")
+    doc["turns"] = _whole_run(turns, count if type(count) is int else None, warn)
     return doc
+
+
+def _whole_run(turns: list, count: int | None, warn) -> list:
+    """The turns' documents, numbered 1, 2, ...: a chat span outside the run, a second span
+    for one turn, or a turn with no span is an error, or with `warn` a warning (the span
+    outside the run kept, the second span dropped, later turns renumbered)."""
+    def gap(problem: str) -> None:
+        if warn is None:
+            raise _Incomplete(f"{problem} (--lenient imports what is there)")
+        warn(problem)
+
+    kept, seen = [], {}
+    for number, where, in_run, turn in turns:
+        if not in_run:
+            gap(f"{where} holds turn {number} but is not a child of the run's invoke_agent span")
+        if number in seen:
+            gap(f"{where} holds turn {number}, as {seen[number]} does")
+            continue
+        seen[number] = where
+        kept.append((number, turn))
+    last = max([count or 0, *seen])
+    for number in range(1, last + 1):
+        if number not in seen:
+            gap(f"no chat span holds turn {number} of {last}")
+    for i, (number, turn) in enumerate(kept, start=1):
+        if type(turn) is dict and number != i:
+            turn["number"] = i
+    return [turn for _, turn in kept]
+
+
+def _short(span_id) -> str:
+    return f"span {str(span_id)[:16]}" if span_id else "no spanId"
 
 
 def _string(attrs: dict, key: str, where: str, default: str) -> str:
@@ -373,6 +417,9 @@ def _json_attr(attrs: dict, key: str, where: str):
         raise _NotOurs(f'{where} has no "{key}" attribute')
     text = _string(attrs, key, where, "")
     try:
-        return json.loads(text)
+        value = strict_json.loads(text)
+    except (strict_json.DuplicateKey, strict_json.BadValue) as e:
+        raise _NotOurs(f'{where}: "{key}": {e}') from None
     except (ValueError, RecursionError):
         raise _NotOurs(f'{where}: "{key}" is not valid JSON') from None
+    return value

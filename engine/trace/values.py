@@ -3,7 +3,8 @@
 Strings, numbers, booleans and nil are themselves; vectors are arrays; maps whose keys are all
 strings or keywords are objects. Tags start with `~`, so a string that starts with `~` is
 written with one more: keywords `"~:name"`, strings `"~~text"`, `{"~set": [...]}`,
-`{"~map": [[k, v], ...]}` for other keys, `{"~fn": "#fn[x y]"}`, `{"~float": "NaN"}`.
+`{"~map": [[k, v], ...]}` for other keys, `{"~fn": "#fn[x y]"}`, `{"~tool": "name"}`,
+`{"~float": "NaN"}`.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from collections.abc import Mapping
 from immutables import Map
 
 from engine.lisp import Keyword, PtcError
-from engine.lisp.compare import expanded_size, key_order, map_items
+from engine.lisp.compare import expanded_size, key_order, map_items, set_items
 from engine.lisp.printer import pr_str
-from engine.lisp.values import FN_INFO, FnInfo, Regex, Symbol, Var, is_fn
+from engine.lisp.values import FN_INFO, FnInfo, Regex, Symbol, ToolValue, Var, as_key, is_fn
 
 MAX_DEPTH = 200            # deeper than any value the engine lets a program build (100)
 MAX_ITEMS = 5_000_000      # a value that shares structure can expand past anything writable
@@ -37,6 +38,8 @@ def encode(value, depth: int = 0):
         return value if math.isfinite(value) else {"~float": pr_str(value).lstrip("#")}
     if t is Keyword:
         return "~:" + value.name
+    if t is ToolValue:
+        return {"~tool": value.name}
     if is_fn(value):
         return {"~fn": pr_str(value)}
     if depth == 0 and isinstance(value, (tuple, Mapping, frozenset)) \
@@ -52,7 +55,9 @@ def encode(value, depth: int = 0):
         if all(type(k) is str or type(k) is Keyword for k, _ in items):
             return {encode(k): encode(v, depth + 1) for k, v in items}
         return {"~map": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in items]}
-    if isinstance(value, (frozenset, set)):
+    if type(value) is frozenset:
+        return {"~set": [encode(v, depth + 1) for v in set_items(value)]}
+    if isinstance(value, set):
         return {"~set": [encode(v, depth + 1) for v in sorted(value, key=key_order)]}
     if t is Var:
         return {"~var": value.name}
@@ -92,13 +97,16 @@ def decode(data, where: str = "value", depth: int = 0):
 
 def _tagged(tag: str, body, where: str, depth: int):
     if tag == "~set" and type(body) is list:
-        return frozenset(decode(v, where, depth + 1) for v in body)
+        return frozenset(as_key(decode(v, where, depth + 1)) for v in body)
     if tag == "~map" and type(body) is list and all(type(p) is list and len(p) == 2 for p in body):
-        return Map({decode(k, where, depth + 1): decode(v, where, depth + 1) for k, v in body})
+        return Map({as_key(decode(k, where, depth + 1)): decode(v, where, depth + 1)
+                    for k, v in body})
     if tag == "~float" and body in ("NaN", "Inf", "-Inf"):
         return {"NaN": math.nan, "Inf": math.inf, "-Inf": -math.inf}[body]
     if tag == "~fn" and type(body) is str:
         return function_stub(body)
+    if tag == "~tool" and type(body) is str:
+        return ToolValue(body)
     if tag == "~var" and type(body) is str:
         return Var(body)
     if tag == "~symbol" and type(body) is str:

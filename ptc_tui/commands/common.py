@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 from engine.history import STRATEGIES
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
+from engine.trace.disk import starts_with, target_problem
 from ptc_tui.commands.output import Output
 from ptc_tui.token_stats import strategy_order
 
@@ -69,3 +71,27 @@ def usd(amount: float | None) -> str:
 
 def percent(p: float | None) -> str:
     return "-" if p is None else f"{p:.1f}%"
+
+
+def add_force_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite the output file even if it is not a file ptc-tui wrote")
+
+
+OUR_FILES = (b'"ptc-trace"', b'"resourceSpans"')   # a trace, an OTLP export
+
+
+def check_target(path: str, force: bool = False, protect=()) -> None:
+    """CommandError (one line, exit 2) when the trace or export cannot be written at `path`:
+    checked before any work, so nothing is computed (or paid for) that cannot be saved. An
+    existing file that ptc-tui did not write is replaced only with --force; a file in
+    `protect` (the agent's own source) never."""
+    problem = target_problem(path)
+    if problem:
+        raise CommandError(problem)
+    if os.path.exists(path) and any(os.path.exists(p) and os.path.samefile(path, p)
+                                    for p in protect):
+        raise CommandError(f"{path}: is the agent file itself; save the trace somewhere else")
+    if os.path.exists(path) and not force and not starts_with(path, OUR_FILES):
+        raise CommandError(f"{path}: exists and is not a trace or export written by ptc-tui; "
+                           "--force overwrites it")

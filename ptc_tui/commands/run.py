@@ -13,8 +13,10 @@ from engine.lisp import format_value
 from engine.llm import LLMError
 from engine.trace import save_trace
 from ptc_tui.agent_files import load_agent_file
-from ptc_tui.commands.common import add_limit_options, overrides, whole_number
+from ptc_tui.commands.common import (add_force_option, add_limit_options, check_target,
+                                     overrides, whole_number)
 from ptc_tui.commands.output import Output
+from ptc_tui.signals import Interrupted, deferred, interruptible
 from ptc_tui.token_stats import strategy_order, turn_status
 
 PROGRAM_LINES = 3
@@ -45,7 +47,9 @@ def add_parser(sub) -> None:
     add_limit_options(p)
     p.add_argument("--max-turns", type=whole_number, metavar="N",
                    help="turn budget (default: the agent's max_turns)")
-    p.add_argument("--save", metavar="TRACE", help="write the trace of the run here")
+    p.add_argument("--save", metavar="TRACE",
+                   help="write the trace of the run here, after every turn")
+    add_force_option(p)
     p.add_argument("--no-tui", action="store_true",
                    help="run headless, printing each turn (the default when stdout is not a "
                    "terminal); otherwise the app steps it a turn per key press")
@@ -53,6 +57,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
+    if args.save:
+        check_target(args.save, args.force, protect=(args.agent,))
     agent_file = load_agent_file(args.agent)
     agent = agent_file.agent
     if args.max_turns is not None:
@@ -61,26 +67,39 @@ def run(args: argparse.Namespace, out: Output) -> int:
     session = agent.start(llm, compress_history=history_option(agent.compress_history, args))
     if not args.no_tui and sys.stdout.isatty():
         from ptc_tui.app import run_app          # Textual loads only for the app
-        return run_app(session=session)
+        return run_app(session=session, save_path=args.save)
     out.line(f"{agent_file.path}: {agent.name}, strategy {session.opts.strategy}, "
              f"max {agent.max_turns} turns, LLM {llm_name(llm)}")
     try:
-        while not session.done:
-            try:
-                show_turn(session.step(), out)
-            except LLMError as e:
-                session.finish(fail=Failure("llm_error", str(e)))
-    except KeyboardInterrupt:
-        out.line(f"interrupted after {len(session.turns)} turns")
-        save(session, args, out)
-        return 130
+        with interruptible():
+            run_to_the_end(session, args.save, out)
+    except Interrupted as stop:
+        out.line(f"interrupted ({stop.name}) after {len(session.turns)} turns")
+        with deferred():                         # a second Ctrl-C does not stop the save
+            save(session, args.save, out)
+        return stop.exit_code
     result = session.result
     if result.fail is None:
         out.line(f"returned: {format_value(result.return_value, 20, 200)[0]}")
     else:
         out.line(f"failed ({result.fail.reason}): {result.fail.message}")
-    save(session, args, out)
+    save(session, args.save, out)
     return 0 if result.fail is None else 1
+
+
+def run_to_the_end(session, path: str | None, out: Output) -> None:
+    """Step `session` until it ends, showing each turn and saving the run so far to `path`
+    after every turn, so the file is never more than the turn in progress behind."""
+    while not session.done:
+        try:
+            show_turn(session.step(), out)
+        except LLMError as e:
+            session.finish(fail=Failure("llm_error", str(e)))
+        if path:
+            with deferred() as caught:
+                save_trace(session.trace(), path)
+            if caught:
+                raise Interrupted(caught[0])
 
 
 def history_option(own, args: argparse.Namespace):
@@ -92,10 +111,10 @@ def history_option(own, args: argparse.Namespace):
     return base.with_changes(**changes)
 
 
-def save(session, args: argparse.Namespace, out: Output) -> None:
-    if args.save:
-        save_trace(session.trace(), args.save)
-        out.line(f"saved {args.save}")
+def save(session, path: str | None, out: Output) -> None:
+    if path:
+        save_trace(session.trace(), path)
+        out.line(f"saved {path}")
 
 
 def show_turn(turn: Turn, out: Output) -> None:

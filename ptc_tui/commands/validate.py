@@ -1,6 +1,7 @@
-"""`ptc-tui validate TRACE`: the trace loads, and the messages it recorded are exactly what its
-strategy renders from its turns (so every other view of it can be trusted). Exit 1 when the
-file is not a valid trace, 2 when there is no file."""
+"""`ptc-tui validate TRACE`: the trace loads; each turn's program is the code in its reply; the
+outcome is what the last turn did; the messages it recorded are exactly what its strategy
+renders from its turns; and the file is as it was saved (its content digest matches). Exit 1
+when the file reads but fails a check, 2 when it cannot be read (missing, not a regular file)."""
 
 from __future__ import annotations
 
@@ -8,36 +9,97 @@ import argparse
 import os
 import sys
 
+from engine.agent.extract import extract_program
 from engine.history import render_turns
-from engine.trace import Trace, TraceError, load_trace
+from engine.lisp import pr_str
+from engine.trace import Trace, TraceError
+from engine.trace.files import UnreadableTrace, content_digest, load_trace_doc, trace_from_json
 from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.output import Output
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("validate", help="check a trace loads and re-renders as recorded",
+    p = sub.add_parser("validate", help="check a trace is consistent and as it was saved",
                        description=__doc__)
     p.add_argument("trace", metavar="TRACE")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
-    if not os.path.isfile(args.trace):
-        raise CommandError(f"{args.trace}: no such file")
     try:
-        trace = load_trace(args.trace)
+        doc = load_trace_doc(args.trace)
+        trace = trace_from_json(doc, os.fspath(args.trace))
+    except UnreadableTrace as e:             # no file to judge: a usage error
+        raise CommandError(str(e)) from None
     except TraceError as e:
         return invalid(str(e))
-    problem = first_difference(trace)
+    problem = (program_problem(trace) or outcome_problem(trace) or first_difference(trace)
+               or digest_problem(doc))
     if problem:
         return invalid(f"{args.trace}: {problem}")
-    out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status}")
+    unsigned = "" if "digest" in doc else " (no content digest: saved by an older ptc-tui)"
+    out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status}{unsigned}")
     return 0
 
 
 def invalid(problem: str) -> int:
     print(f"ptc-tui: {' '.join(problem.split())}", file=sys.stderr)
     return 1
+
+
+def program_problem(trace: Trace) -> str | None:
+    """The first turn whose `program` is not the code found in its reply (a deleted or edited
+    program), or None."""
+    for turn in trace.turns:
+        found = extract_program(turn.raw_response)
+        if turn.program != found:
+            what = ("has no program" if turn.program is None else
+                    "has a program its reply does not hold" if found is None else
+                    "has a program that differs from the code in its reply")
+            return f"turn {turn.number} {what} (edited after the run?)"
+    return None
+
+
+def outcome_problem(trace: Trace) -> str | None:
+    """Where the outcome is not what the turns did (a dropped turn, an edited outcome or a
+    removed (return ...)), or None."""
+    turns, outcome = trace.turns, trace.outcome
+    ending = next((t for t in turns if t.signal is not None), None)
+    if ending is not None and ending is not turns[-1]:
+        return (f"turn {ending.number} ended the run with ({ending.signal} ...), yet "
+                f"{len(turns) - ending.number} turns follow it")
+    last = turns[-1] if turns else None
+    single_shot = trace.agent.max_turns == 1
+    if outcome.status == "running":
+        if last is not None and last.signal is not None:
+            return f"the outcome says running, but turn {last.number} ended the run"
+        return None
+    reason = outcome.fail_reason
+    if outcome.status == "returned" or reason == "failed":
+        signal = "return" if outcome.status == "returned" else "fail"
+        if last is None:
+            return f"the outcome says {outcome.status}, but the trace has no turns"
+        if last.signal != signal and not (single_shot and outcome.status == "returned"):
+            return (f"the outcome says {outcome.status}, but the last turn ({last.number}) "
+                    f"has no ({signal} ...)")
+        if pr_str(outcome.return_value) != pr_str(last.result):
+            return (f"the outcome's return value is not what turn {last.number} "
+                    f"{'returned' if signal == 'return' else 'failed with'}")
+    elif reason == "max_turns_exceeded" and len(turns) != trace.agent.max_turns:
+        return (f"the outcome says the run used all {trace.agent.max_turns} turns, but the trace "
+                f"has {len(turns)}")
+    return None
+
+
+def digest_problem(doc: dict) -> str | None:
+    """Whether the file changed after it was saved (None too for a file without a digest)."""
+    recorded = doc.get("digest")
+    if recorded is None:
+        return None
+    if recorded != content_digest(doc):
+        return ("changed after it was saved: its content digest does not match (an edit "
+                "that keeps the trace consistent, such as a print, a tool result or a count)")
+    return None
 
 
 def first_difference(trace: Trace) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,7 +18,7 @@ from textual.widgets import Static
 from engine.agent import Session, llm_name
 from engine.history import Turn
 from engine.llm import LLMError
-from engine.trace import Trace
+from engine.trace import Trace, save_trace
 from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.view import Renders, TraceView
 from ptc_tui.view.trace_view import outcome_text
@@ -46,9 +47,11 @@ class LiveScreen(TraceScreen):
 
     @dataclass
     class Stepped(Message):
-        """One more turn finished; `trace` is the whole run so far."""
+        """One more turn finished; `trace` is the whole run so far; `not_saved` says why the
+        --save file does not hold it (None: it does, or there is no --save file)."""
         trace: Trace
         turn: Turn
+        not_saved: str | None = None
 
     @dataclass
     class StepFailed(Message):
@@ -60,8 +63,10 @@ class LiveScreen(TraceScreen):
 
     running: reactive[bool] = reactive(False, init=False)
 
-    def __init__(self, session: Session, **kwargs) -> None:
+    def __init__(self, session: Session, save_path: Path | None = None, **kwargs) -> None:
+        """Step `session`; with `save_path`, the run so far is written there after every turn."""
         self.session = session
+        self.save_path = save_path
         super().__init__(TraceView.of(session.trace()), **kwargs)
         self._continuing = False
         self._pause = threading.Event()
@@ -129,11 +134,27 @@ class LiveScreen(TraceScreen):
                         f"turn {len(self.session.turns) + 1} failed: {type(e).__name__}: {e}"))
                     return
                 done += 1
-                self.post_message(self.Stepped(self.session.trace(), turn))
+                trace = self.session.trace()
+                self.post_message(self.Stepped(trace, turn, self.save_to_file(trace)))
         finally:
             self.post_message(self.Stopped())
 
+    def save_to_file(self, trace: Trace) -> str | None:
+        """Write `trace` to the --save file, if any; why it could not be, or None."""
+        if self.save_path is None:
+            return None
+        try:
+            save_trace(trace, self.save_path)
+        except (OSError, ValueError) as e:
+            return f"{self.save_path}: {e}"
+        return None
+
     def on_live_screen_stepped(self, event: Stepped) -> None:
+        if self.save_path is not None and event.not_saved is None:
+            self.saved_turns = len(event.trace.turns)
+        elif event.not_saved is not None:
+            self.notify(escape_controls(event.not_saved), title="not saved", severity="error",
+                        timeout=10, markup=False)
         old = self.view
         follow = not old.trace.turns or self.turn == old.trace.turns[-1].number
         self.view = TraceView.of(event.trace, old.opts, Renders(event.trace, old.renders.counter))

@@ -18,6 +18,7 @@ from textual.widgets import Footer, Select
 from textual.worker import get_current_worker
 
 from engine.trace import save_trace
+from engine.trace.disk import write_atomically
 from engine.trace.otel import dumps_otlp
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.open_dialog import SaveDialog
@@ -240,14 +241,14 @@ class TraceScreen(Screen):
     def export(self, path: Path | None) -> None:
         """Write the trace as OTLP/JSON to `path` (it stays unsaved as a trace file)."""
         if path is not None:
-            self._write(path, lambda: path.write_text(dumps_otlp(self.view.trace),
-                                                      encoding="utf-8"))
+            self._write(path, lambda: write_atomically(path, dumps_otlp(self.view.trace)))
 
     def _write(self, path: Path, write) -> bool:
         try:
             write()
         except (OSError, ValueError) as e:
-            self.notify(escape_controls(f"{path}: {e}"), title="not written", severity="error",
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            self.notify(escape_controls(f"{path}: {why}"), title="not written", severity="error",
                         markup=False)
             return False
         self.notify(escape_controls(f"wrote {len(self.view.trace.turns)} turns to {path}"),

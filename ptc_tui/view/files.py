@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.trace import TraceError, load_trace
+from engine.trace.disk import target_problem
 from sample_traces import HERE
 
 
@@ -44,8 +45,4 @@ def open_problem(path: Path) -> str | None:
 
 def save_problem(path: Path) -> str | None:
     """Why a trace cannot be saved at `path`, or None."""
-    if path.is_dir():
-        return f"is a folder, not a file: {path}"
-    if not path.parent.is_dir():
-        return f"no such folder: {path.parent}"
-    return None
+    return target_problem(path)

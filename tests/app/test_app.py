@@ -2,6 +2,7 @@
 the command palette, the clipboard, the mouse, and the dialogs wired into the main screen."""
 
 import json
+import os
 
 import pytest
 
@@ -192,3 +193,20 @@ async def test_a_save_that_fails_is_a_notification(tmp_path, notified):
         await choose(app, pilot, SaveDialog, tmp_path / "no-such-dir" / "run.json")
         assert app.is_running and any("no-such-dir" in n and "No such file" in n
                                       for n in notified)
+
+
+async def test_opening_a_fifo_is_a_notification_and_q_still_quits(tmp_path, notified):
+    """A FIFO named like a trace: refused by its type at once (opening it would block until a
+    writer came), the current trace stays and `q` quits."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        before = app.screen
+        await pilot.press("ctrl+o")
+        await choose(app, pilot, OpenDialog, fifo)
+        assert app.screen is before
+        assert any("pipe.json: cannot read the file: it is a FIFO" in n for n in notified)
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running

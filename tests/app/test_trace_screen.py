@@ -146,8 +146,9 @@ async def test_q_quits():
 def test_run_app_reports_a_bad_file_without_starting(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    assert run_app(bad) == 1
-    assert "ptc-tui:" in capsys.readouterr().err
+    assert run_app(bad) == 2                    # as every command says of a bad file
+    err = capsys.readouterr().err
+    assert err.startswith(f"ptc-tui: {bad}: not valid JSON") and err.count("\n") == 1
 
 
 async def test_the_system_prompt_is_folded_so_the_user_message_shows_first():

@@ -46,8 +46,9 @@ CASES = {
     "unknown llm": (["run", str(PRODUCT_AGENT), "--llm", "bogus:model"], "unknown LLM spec"),
     "missing replay trace": (["run", str(PRODUCT_AGENT), "--llm", "replay:nope.json"],
                              "nope.json: cannot read the file"),
-    "import missing file": (["import", "missing.otlp.json"], "missing.otlp.json: No such file"),
-    "lisp missing file": (["lisp", "missing.clj"], "missing.clj: No such file"),
+    "import missing file": (["import", "missing.otlp.json"],
+                            "missing.otlp.json: cannot read the file: No such file"),
+    "lisp missing file": (["lisp", "missing.clj"], "missing.clj: cannot read the file: No such file"),
 }
 
 

@@ -41,3 +41,58 @@ def test_importing_something_else_is_one_line(cli):
 def test_export_needs_a_known_format(cli):
     r = cli("export", PRODUCT_TRACE, "--format", "zipkin")
     assert r.status == 2 and r.err.count("\n") == 1 and "zipkin" in r.err
+
+
+# --- import never drops a turn silently --------------------------------------------------
+
+def exported(tmp_path, cli):
+    otlp = tmp_path / "run.otlp.json"
+    cli("export", PRODUCT_TRACE, "--format", "otel", "-o", otlp)
+    return otlp, json.loads(otlp.read_text(encoding="utf-8"))
+
+
+def chat_spans(doc):
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    return spans, [s for s in spans if s["name"].startswith("chat")]
+
+
+def drop_last(spans, chats):
+    spans.remove(chats[-1])
+
+
+def duplicate_second(spans, chats):
+    spans.append(dict(chats[1], spanId="ffffffffffffffff"))
+
+
+def reparent_second(spans, chats):
+    chats[1]["parentSpanId"] = "0123456789abcdef"
+
+
+GAPS = {
+    "missing last span": (drop_last, ["no chat span holds turn 3 of 3"], 2),
+    "duplicated span": (duplicate_second,
+                        ["chat span 'chat product_search.py' (span ffffffffffffffff) holds turn 2, "
+                         "as chat span 'chat product_search.py' (span "], 3),
+    "re-parented span": (reparent_second,
+                         ["holds turn 2 but is not a child of the run's invoke_agent span"], 3),
+}
+
+
+@pytest.mark.parametrize("edit, problems, kept", GAPS.values(), ids=GAPS.keys())
+def test_import_never_drops_a_turn_silently(cli, tmp_path, edit, problems, kept):
+    otlp, doc = exported(tmp_path, cli)
+    edit(*chat_spans(doc))
+    otlp.write_text(json.dumps(doc))
+    back = tmp_path / "back.json"
+    r = cli("import", otlp, "-o", back)
+    assert r.status == 2 and not back.exists()
+    assert r.err.startswith(f"ptc-tui: {otlp}: ") and problems[0] in r.err
+    assert r.err.rstrip().endswith("(--lenient imports what is there)")
+
+    r = cli("import", otlp, "-o", back, "--lenient")
+    assert r.status == 0
+    warnings = r.err.splitlines()
+    assert len(warnings) == len(problems)
+    for line, problem in zip(warnings, problems):
+        assert line.startswith(f"ptc-tui: {otlp}: warning: ") and problem in line
+    assert len(load_trace(back).turns) == kept

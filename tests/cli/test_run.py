@@ -75,12 +75,15 @@ def test_on_a_terminal_run_opens_the_app_on_the_session(monkeypatch, tmp_path):
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(ptc_tui.app, "run_app",
-                        lambda path=None, session=None: opened.append(session) or 0)
+                        lambda path=None, session=None, save_path=None:
+                        opened.append((session, save_path)) or 0)
     replies = tmp_path / "replies.json"
     replies.write_text(json.dumps(['```clojure\n(return 1)\n```']))
     assert main(["run", str(PRODUCT_AGENT), "--llm", f"scripted:{replies}",
-                 "--compress", "namespaced", "--println-limit", "4"]) == 0
-    [session] = opened
+                 "--compress", "namespaced", "--println-limit", "4",
+                 "--save", str(tmp_path / "run.json")]) == 0
+    [(session, save_path)] = opened
+    assert save_path == str(tmp_path / "run.json")
     assert session.turns == [] and session.llm.name == f"scripted:{replies}"
     assert session.opts.strategy == "namespaced" and session.opts.println_limit == 4
     assert main(["run", str(PRODUCT_AGENT), "--no-tui"]) == 0 and len(opened) == 1

@@ -49,4 +49,105 @@ def test_a_broken_file_is_invalid_and_a_missing_one_a_usage_error(cli, tmp_path)
     r = cli("validate", broken)
     assert r.status == 1 and r.err == f"ptc-tui: {broken}: the file ends in the middle of the JSON (truncated?)\n"
     r = cli("validate", tmp_path / "missing.json")
-    assert r.status == 2 and r.err == f"ptc-tui: {tmp_path / 'missing.json'}: no such file\n"
+    assert r.status == 2
+    assert r.err == (f"ptc-tui: {tmp_path / 'missing.json'}: cannot read the file: "
+                     "No such file or directory\n")
+
+
+# --- hand edits ----------------------------------------------------------------------------
+
+def product_doc():
+    return json.loads(open(PRODUCT_TRACE, encoding="utf-8").read())
+
+
+def validate_doc(cli, tmp_path, doc):
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1))
+    r = cli("validate", path)
+    assert r.err.count("\n") <= 1 and r.out == ("" if r.status else r.out)
+    return r.status, r.err.removeprefix(f"ptc-tui: {path}: ").rstrip("\n")
+
+
+def deleted_program(doc):
+    doc["turns"][1]["program"] = None
+
+
+def edited_program(doc):
+    doc["turns"][0]["program"] = doc["turns"][0]["program"].replace("Electronics", "Books")
+
+
+def dropped_last_turn(doc):
+    doc["turns"].pop()
+
+
+def dropped_all_turns(doc):
+    doc["turns"] = []
+
+
+def edited_outcome(doc):
+    doc["outcome"]["return_value"] = ["Laptop"]
+
+
+def removed_return(doc):
+    doc["turns"][-1]["signal"] = None
+
+
+def edited_print(doc):
+    doc["turns"][-1]["prints"] = ["a print the run never made"]   # no later turn shows it
+
+
+def edited_count(doc):
+    doc["turns"][0]["usage"] = {"input_tokens": 1, "output_tokens": 1, "cached_tokens": None}
+
+
+def return_in_the_middle(doc):
+    doc["turns"][0]["signal"] = "return"
+
+
+EDITS = {
+    "deleted program": (deleted_program, "turn 2 has no program (edited after the run?)"),
+    "edited program": (edited_program,
+                       "turn 1 has a program that differs from the code in its reply"),
+    "dropped last turn": (dropped_last_turn,
+                          "the outcome says returned, but the last turn (2) has no (return ...)"),
+    "dropped all turns": (dropped_all_turns,
+                          "the outcome says returned, but the trace has no turns"),
+    "edited outcome": (edited_outcome, "the outcome's return value is not what turn 3 returned"),
+    "removed return": (removed_return,
+                       "the outcome says returned, but the last turn (3) has no (return ...)"),
+    "a return mid-run": (return_in_the_middle,
+                         "turn 1 ended the run with (return ...), yet 2 turns follow it"),
+    "edited print": (edited_print, "changed after it was saved: its content digest does not match"),
+    "edited token count": (edited_count, "changed after it was saved"),
+}
+
+
+@pytest.mark.parametrize("edit, problem", EDITS.values(), ids=EDITS.keys())
+def test_a_hand_edit_is_caught(cli, tmp_path, edit, problem):
+    doc = product_doc()
+    edit(doc)
+    status, err = validate_doc(cli, tmp_path, doc)
+    assert status == 1 and err.startswith(problem), err
+
+
+def test_a_trace_saved_before_digests_still_validates(cli, tmp_path):
+    doc = product_doc()
+    del doc["digest"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc, indent=1))
+    r = cli("validate", path)
+    assert (r.status, r.out) == (0, "ok: 3 turns, returned (no content digest: saved by an "
+                                    "older ptc-tui)\n")
+    edited_count(doc)                         # without a digest, such an edit goes unseen
+    path.write_text(json.dumps(doc, indent=1))
+    assert cli("validate", path).status == 0
+
+
+def test_an_interrupted_run_validates(cli, tmp_path):
+    from engine.agent import SubAgent
+    from engine.llm import ScriptedLLM
+    from engine.trace import save_trace
+    session = SubAgent(mission="m", max_turns=2).start(ScriptedLLM(["(def a 1)", "(def b 2)"]))
+    session.step()
+    save_trace(session.trace(), tmp_path / "running.json")
+    assert cli("validate", tmp_path / "running.json").out == "ok: 1 turns, running\n"

@@ -38,7 +38,7 @@ from pathlib import Path
 from engine.lisp import forms as F
 from engine.lisp.compare import equals
 from engine.lisp.reader import read
-from engine.lisp.values import Map, Symbol
+from engine.lisp.values import Map, Symbol, as_key
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
 HEADER = re.compile(r"^;;\s*==\s*(\S+)((?:\s+!\S+)*)\s*$")
@@ -254,9 +254,9 @@ def form_value(form):
         return tuple(form_value(x) for x in form.items)
     if t is F.MapForm:
         items = [form_value(x) for x in form.items]
-        return Map(zip(items[0::2], items[1::2]))
+        return Map(zip(map(as_key, items[0::2]), items[1::2]))
     if t is F.SetForm:
-        return frozenset(form_value(x) for x in form.items)
+        return frozenset(as_key(form_value(x)) for x in form.items)
     raise Unreadable(f"cannot turn {F.show(form)} into a value")
 
 

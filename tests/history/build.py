@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.agent.execute import execute_turn
+from engine.agent.execute import execute_turn, previous_results
 from engine.history import RenderContext, ToolInfo
 
 NO_CODE = object()   # a reply with no code block
@@ -23,7 +23,8 @@ def make_turns(programs, *, tools=None, data=None) -> list:
             text = program[0]
         else:
             text = reply(program)
-        turn = execute_turn(number, text, memory, data=data, tools=tools)
+        turn = execute_turn(number, text, memory, data=data, tools=tools,
+                            previous=previous_results(turns))
         turns.append(turn)
         memory = turn.memory
     return turns

@@ -201,7 +201,7 @@ def test_a_broken_trace_gives_one_error_naming_file_and_problem(session, tmp_pat
     ('{"format": "ptc-trace", "version": 1, "turns": [', "ends in the middle of the JSON"),
     ("{'single': 'quotes'}", "not valid JSON at line 1, column 2"),
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-    ("1" * 5000, "not a valid trace"),
+    ("1" * 5000, "the document: a 5,000-digit integer is out of range"),
     (b"\xff\xfe{}", "not UTF-8 text"),
     ("[1, 2]", "not a ptc-tui trace"),
 ], ids=["empty", "truncated", "not json", "deep json", "huge integer", "not utf-8", "a list"])

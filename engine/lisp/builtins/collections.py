@@ -13,12 +13,14 @@ from itertools import chain, islice
 
 from engine.lisp.access import as_fn, key_getter
 from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins import transducers as xf
 from engine.lisp.builtins.sequences import Reduced, map_
+from engine.lisp.builtins.transducers import NO_COLL
 from engine.lisp.builtins.support import (check_size, checked_int, items, limits, show,
                                           type_error)
 from engine.lisp.compare import check_key, compare, equals
 from engine.lisp.errors import error
-from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Keyword, Map, type_name
+from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Keyword, Map, as_key, type_name
 
 _NOTHING = object()
 _PLAIN = {int, float, str, Keyword}
@@ -122,8 +124,15 @@ def partition(n, step_or_coll, pad_or_coll=_NOTHING, coll=_NOTHING):
 
 
 @builtin("partition-all", "collections")
-def partition_all(n, step_or_coll, coll=_NOTHING):
-    """(partition-all n coll) or (partition-all n step coll): chunks of n, the last may be short."""
+def partition_all(n, step_or_coll=NO_COLL, coll=_NOTHING):
+    """(partition-all n coll) or (partition-all n step coll): chunks of n, the last may be
+    short; (partition-all n) a transducer."""
+    if step_or_coll is NO_COLL:
+        n = _count("partition-all", n)
+        if n <= 0:
+            raise error("type_error", f"partition-all as a transducer needs a positive size, "
+                                      f"got {n}")
+        return xf.partition_all_xf(n)
     if coll is _NOTHING:
         step, source = n, step_or_coll
     else:
@@ -196,16 +205,22 @@ def split_with(pred, coll):
 
 
 @builtin("take-while", "collections", calls_fns=True)
-def take_while(pred, coll):
-    """(take-while pred coll) the leading items for which pred is truthy."""
+def take_while(pred, coll=NO_COLL):
+    """(take-while pred coll) the leading items for which pred is truthy; (take-while pred)
+    a transducer."""
+    if coll is NO_COLL:
+        return xf.take_while_xf(pred)
     pred = as_fn(pred, "predicate")
     seq = items("take-while", coll)
     return tuple(seq[:_prefix_length(pred, seq)])
 
 
 @builtin("drop-while", "collections", calls_fns=True)
-def drop_while(pred, coll):
-    """(drop-while pred coll) the items from the first for which pred is falsy."""
+def drop_while(pred, coll=NO_COLL):
+    """(drop-while pred coll) the items from the first for which pred is falsy;
+    (drop-while pred) a transducer."""
+    if coll is NO_COLL:
+        return xf.drop_while_xf(pred)
     pred = as_fn(pred, "predicate")
     seq = items("drop-while", coll)
     return tuple(seq[_prefix_length(pred, seq):])
@@ -264,8 +279,11 @@ def flatten(coll):
 
 
 @builtin("mapcat", "collections", calls_fns=True)
-def mapcat(f, coll, *colls):
-    """(mapcat f coll ...) concatenates the collections (f item) returns."""
+def mapcat(f, coll=NO_COLL, *colls):
+    """(mapcat f coll ...) concatenates the collections (f item) returns; (mapcat f) a
+    transducer."""
+    if coll is NO_COLL:
+        return xf.mapcat_xf(f)
     parts = map_(f, coll, *colls)
     seqs = []
     for p in parts:
@@ -485,8 +503,10 @@ def not_empty(coll):
 
 
 @builtin("dedupe", "collections")
-def dedupe(coll):
-    """(dedupe coll) the items without consecutive repeats."""
+def dedupe(coll=NO_COLL):
+    """(dedupe coll) the items without consecutive repeats; (dedupe) a transducer."""
+    if coll is NO_COLL:
+        return xf.dedupe_xf()
     seq = items("dedupe", coll)
     if not seq:
         return ()
@@ -500,8 +520,10 @@ def dedupe(coll):
 
 
 @builtin("keep", "collections", calls_fns=True)
-def keep(f, coll):
-    """(keep f coll) the non-nil results of (f item); false is kept."""
+def keep(f, coll=NO_COLL):
+    """(keep f coll) the non-nil results of (f item); false is kept; (keep f) a transducer."""
+    if coll is NO_COLL:
+        return xf.keep_xf(f)
     f = as_fn(f)
     return tuple([r for x in items("keep", coll) if (r := f(x)) is not None])
 
@@ -620,7 +642,7 @@ def distinct_by(key, coll):
             k = getter(x)
             if type(k) in _COLLECTIONS:
                 check_key(k)
-            seen.setdefault(k, x)
+            seen.setdefault(as_key(k), x)
     except TypeError:
         raise error("type_error", "distinct-by: a key value must be comparable data") from None
     return tuple(seen.values())

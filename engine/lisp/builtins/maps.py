@@ -17,7 +17,7 @@ from engine.lisp.builtins.support import (check_size, chunks, items, limits, sho
                                           thread_last_error, type_error)
 from engine.lisp.compare import check_key, check_keys, equals, key_order, map_items, map_keys
 from engine.lisp.errors import error
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, is_fn, type_name
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, as_key, as_keys, is_fn, type_name
 
 _COLLECTIONS = (tuple, frozenset, Map)
 _NOTHING = object()     # an optional argument that was not given
@@ -81,7 +81,7 @@ def find(m_or_pred, k_or_coll):
     t = type(m_or_pred)
     if t is Map:
         m, k = m_or_pred, k_or_coll
-        v = m.get(k, MISSING)
+        v = m.get(as_key(k), MISSING)
         if v is not MISSING:
             return (k, v)
         alt = alternate_key(k)
@@ -111,10 +111,16 @@ def find(m_or_pred, k_or_coll):
 
 def _member(coll, x) -> bool:
     """Whether collection `coll` holds a value equal to x (true is not 1, as in `=`)."""
+    if type(coll) is frozenset:
+        if as_key(x) not in coll:
+            return False
+        if type(x) in _COLLECTIONS:   # [1] and [true] hash alike: find the equal one
+            return any(equals(x, y) for y in coll)
+        return True
     if x not in coll:
         return False
     t = type(x)
-    if t is bool or ((t is int or t is float) and (x == 0 or x == 1)):
+    if t is bool or t in _COLLECTIONS or ((t is int or t is float) and (x == 0 or x == 1)):
         return any(equals(x, y) for y in coll)
     return True
 
@@ -126,7 +132,7 @@ def contains(coll, k):
     if type(k) in _COLLECTIONS:
         check_key(k)
     if t is Map:
-        if k in coll:
+        if as_key(k) in coll:
             return True
         alt = alternate_key(k)
         return alt is not None and alt in coll
@@ -208,7 +214,7 @@ def keys_of(fname: str, m, ks):
         raise type_error(fname, "a vector of keys", ks,
                          f"(select-keys m [{show(ks)}])" if t is Keyword or t is str else None)
     if type(m) is Map:
-        out = [(k, v) for k in wanted if (v := flex_lookup(m, k, MISSING)) is not MISSING]
+        out = [(as_key(k), v) for k in wanted if (v := flex_lookup(m, k, MISSING)) is not MISSING]
         return Map(out) if out else EMPTY_MAP
     if m is None:
         return EMPTY_MAP
@@ -226,11 +232,12 @@ def assoc_one(fname: str, coll, k, v):
     if t is Keyword and type(v) is Map:
         raise thread_last_error(fname)
     if t is Map:
+        k = as_key(k)
         if len(coll) >= _CHECK_FROM and k not in coll:
             _grown(fname, len(coll) + 1)
         return coll.set(check_key(k), v)
     if coll is None:
-        return Map(((check_key(k), v),))
+        return Map(((as_key(check_key(k)), v),))
     if t is tuple:
         n = len(coll)
         if type(k) is not int:
@@ -258,9 +265,9 @@ def assoc(m, k, v, *kvs):
         _grown("assoc", len(m) + 1 + len(kvs) // 2)
         check_keys((k, *kvs[0::2]))
         with m.mutate() as mm:
-            mm[k] = v
+            mm[as_key(k)] = v
             for i in range(0, len(kvs), 2):
-                mm[kvs[i]] = kvs[i + 1]
+                mm[as_key(kvs[i])] = kvs[i + 1]
             return mm.finish()
     m = assoc_one("assoc", m, k, v)
     for i in range(0, len(kvs), 2):
@@ -273,6 +280,8 @@ def assoc_3(m, k, v):
     if type(m) is Map:
         if type(k) in _COLLECTIONS:
             check_key(k)
+        elif type(k) is bool:
+            k = as_key(k)
         if len(m) >= _CHECK_FROM and k not in m:
             _grown("assoc", len(m) + 1)
         return m.set(k, v)
@@ -284,13 +293,13 @@ def dissoc(m, *ks):
     """(dissoc m k ...) m without the keys k (exact keys); nil stays nil."""
     if type(m) is Map:
         if len(ks) == 1:
-            k = ks[0]
+            k = as_key(ks[0])
             return m.delete(k) if k in m else m
         if not ks:
             return m
         with m.mutate() as mm:
             for k in ks:
-                mm.pop(k, None)
+                mm.pop(as_key(k), None)
             return mm.finish()
     if m is None:
         return None
@@ -313,7 +322,7 @@ def update(m, k, f, *args):
     f = as_fn(f)
     t = type(m)
     if t is Map:
-        old = m.get(k)
+        old = m.get(as_key(k))
     elif m is None:
         old = None
     elif t is tuple:
@@ -329,6 +338,7 @@ def update_3(m, k, f):
     if type(m) is Map:
         if not is_fn(f):
             f = as_fn(f)
+        k = as_key(k)
         if len(m) >= _CHECK_FROM and k not in m:
             _grown("update", len(m) + 1)
         return m.set(k, f(m.get(k)))
@@ -414,6 +424,7 @@ def merge_with(f, *maps):
             continue
         with result.mutate() as mm:
             for k, v in sorted_items(m):
+                k = as_key(k)
                 old = mm.get(k, MISSING)
                 mm[k] = v if old is MISSING else f(old, v)
             result = mm.finish()
@@ -438,7 +449,7 @@ def update_vals(m, f):
         return tuple(map(f, m))
     if not m:
         return EMPTY_MAP
-    return Map([(k, f(v)) for k, v in sorted_items(m)])
+    return Map([(as_key(k), f(v)) for k, v in sorted_items(m)])
 
 
 @builtin("update-keys", "maps", calls_fns=True)
@@ -447,10 +458,10 @@ def update_keys(m, f):
     _map_then_fn("update-keys", m, f)
     f = as_fn(f)
     if type(m) is tuple:
-        return Map([(f(i), v) for i, v in enumerate(m)]) if m else EMPTY_MAP
+        return Map([(as_key(f(i)), v) for i, v in enumerate(m)]) if m else EMPTY_MAP
     if not m:
         return EMPTY_MAP
-    return Map([(f(k), v) for k, v in sorted_items(m)])
+    return Map([(as_key(f(k)), v) for k, v in sorted_items(m)])
 
 
 # --- building ------------------------------------------------------------------------------
@@ -460,7 +471,7 @@ def zipmap(ks, vs):
     """(zipmap keys vals) a map from each key to the value at the same position."""
     keys = items("zipmap", ks)
     check_keys(keys)
-    pairs = list(zip(keys, items("zipmap", vs)))
+    pairs = list(zip(as_keys(keys), items("zipmap", vs)))
     if not pairs:
         return EMPTY_MAP
     with EMPTY_MAP.mutate() as mm:
@@ -476,7 +487,7 @@ def _pairs_map(fname: str, kvs: tuple) -> Map:
     if not kvs:
         return EMPTY_MAP
     check_keys(kvs[0::2])
-    return Map(zip(kvs[0::2], kvs[1::2]))
+    return Map(zip(as_keys(kvs[0::2]), kvs[1::2]))
 
 
 @builtin("hash-map", "maps")

@@ -13,16 +13,21 @@ from functools import cmp_to_key
 from engine.lisp.access import as_fn, key_getter
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
+from engine.lisp.builtins import transducers as xf
+from engine.lisp.builtins.transducers import NO_COLL, Reduced
 from engine.lisp.builtins.support import (CHUNK, build_map, check_size, checked_int, chunks, items, show,
                                           thread_first_error, type_error)
 from engine.lisp.compare import check_key, check_keys, compare, sorted_values
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, is_fn, truthy, type_name
+from engine.lisp.values import Keyword, Map, as_key, as_keys, from_key, is_fn, truthy, type_name
 
 
 @builtin("map", "collections", calls_fns=True)
-def map_(f, coll, *colls):
-    """(map f coll) applies f to each item; (map f c1 c2 ...) stops at the shortest."""
+def map_(f, coll=NO_COLL, *colls):
+    """(map f coll) applies f to each item; (map f c1 c2 ...) stops at the shortest;
+    (map f) is a transducer."""
+    if coll is NO_COLL:
+        return xf.map_xf(f)
     _check_order("map", f, coll)
     f = as_fn(f)
     if not colls:
@@ -51,8 +56,10 @@ def predicate(f, fname: str):
 
 
 @builtin("filter", "collections", calls_fns=True)
-def filter_(pred, coll):
-    """(filter pred coll) the items for which pred is truthy."""
+def filter_(pred, coll=NO_COLL):
+    """(filter pred coll) the items for which pred is truthy; (filter pred) a transducer."""
+    if coll is NO_COLL:
+        return xf.filter_xf(pred)
     _check_order("filter", pred, coll)
     pred = predicate(pred, "filter")
     return tuple([x for part in chunks(items("filter", coll)) for x in part
@@ -66,8 +73,10 @@ def filterv(pred, coll):
 
 
 @builtin("remove", "collections", calls_fns=True)
-def remove(pred, coll):
-    """(remove pred coll) the items for which pred is falsy."""
+def remove(pred, coll=NO_COLL):
+    """(remove pred coll) the items for which pred is falsy; (remove pred) a transducer."""
+    if coll is NO_COLL:
+        return xf.filter_xf(pred, keep_truthy=False)
     _check_order("remove", pred, coll)
     pred = predicate(pred, "remove")
     return tuple([x for part in chunks(items("remove", coll)) for x in part
@@ -77,14 +86,6 @@ def remove(pred, coll):
 def _check_order(fname: str, f, coll) -> None:
     if (type(coll) is Keyword or is_fn(coll)) and (f is None or type(f) in (tuple, Map, frozenset)):
         raise thread_first_error(fname)
-
-
-class Reduced:
-    """What `(reduced x)` returns: stops reduce early with x."""
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
 
 
 @builtin("reduced", "collections")
@@ -257,7 +258,7 @@ def conj(coll=None, *xs):
     if t is frozenset:
         check_size("conj", len(coll) + len(xs))
         check_keys(xs)
-        return coll.union(xs)
+        return coll.union(as_keys(xs))
     if t is Map:
         return _into_map("conj", coll, xs)
     raise type_error("conj", "a collection", coll)
@@ -279,7 +280,7 @@ def _into_map(fname: str, m: Map, entries) -> Map:
                 for k, v in e.items():
                     mm[k] = v
             elif type(e) is tuple and len(e) == 2:
-                mm[check_key(e[0])] = e[1]
+                mm[as_key(check_key(e[0]))] = e[1]
             elif e is None:
                 continue
             else:
@@ -291,10 +292,14 @@ def _into_map(fname: str, m: Map, entries) -> Map:
 
 
 @builtin("into", "collections")
-def into(to, from_=None):
-    """(into to from) adds the items of from to the collection to."""
+def into(to, xf_or_from=None, from_=NO_COLL):
+    """(into to from) adds the items of from to the collection to; (into to xf from) adds
+    the items the transducer xf makes of from."""
     t = type(to)
-    source = items("into", from_)
+    if from_ is NO_COLL:
+        source = items("into", xf_or_from)
+    else:
+        source = xf.transform("into", xf_or_from, from_)
     if t is tuple:
         check_size("into", len(to) + len(source))
         return to + tuple(source)
@@ -303,7 +308,7 @@ def into(to, from_=None):
     if t is frozenset:
         check_size("into", len(to) + len(source))
         check_keys(source)
-        return to.union(source)
+        return to.union(as_keys(source))
     if t is Map:
         return _into_map("into", to, source)
     raise type_error("into", "a collection to add to", to)
@@ -333,16 +338,20 @@ def concat(*colls):
 
 
 @builtin("take", "collections")
-def take(n, coll):
-    """(take n coll) the first n items."""
+def take(n, coll=NO_COLL):
+    """(take n coll) the first n items; (take n) a transducer."""
     n = _count_arg("take", n)
+    if coll is NO_COLL:
+        return xf.take_xf(n)
     return tuple(items("take", coll)[:n]) if n > 0 else ()
 
 
 @builtin("drop", "collections")
-def drop(n, coll):
-    """(drop n coll) all but the first n items."""
+def drop(n, coll=NO_COLL):
+    """(drop n coll) all but the first n items; (drop n) a transducer."""
     n = _count_arg("drop", n)
+    if coll is NO_COLL:
+        return xf.drop_xf(n)
     return tuple(items("drop", coll)[max(n, 0):])
 
 
@@ -491,6 +500,8 @@ def group_by(keyfn, coll):
         try:
             if type(k) in _COLLECTIONS:
                 check_key(k)
+            elif type(k) is bool:
+                k = as_key(k)
             group = groups.get(k)
             if group is None:
                 group = groups[k] = []
@@ -506,18 +517,24 @@ def frequencies(coll):
     counts: dict = {}
     seq = items("frequencies", coll)
     check_keys(seq)
-    for part in chunks(seq):
+    for part in chunks(as_keys(seq)):
         for x in part:
             counts[x] = counts.get(x, 0) + 1
     return build_map(counts)
 
 
 @builtin("distinct", "collections")
-def distinct(coll):
-    """(distinct coll) the items without repeats, first occurrence kept."""
+def distinct(coll=NO_COLL):
+    """(distinct coll) the items without repeats, first occurrence kept; (distinct) a
+    transducer."""
+    if coll is NO_COLL:
+        return xf.distinct_xf()
     seq = items("distinct", coll)
     check_keys(seq)
-    return tuple(dict.fromkeys(seq))
+    keyed = as_keys(seq)
+    if keyed is seq:
+        return tuple(dict.fromkeys(seq))
+    return tuple(map(from_key, dict.fromkeys(keyed)))
 
 
 @builtin("apply", "functions", calls_fns=True)

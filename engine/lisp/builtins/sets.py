@@ -16,7 +16,7 @@ from engine.lisp.builtins.maps import keys_of, sorted_items, sorted_keys
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import check_size, items, type_error
 from engine.lisp.compare import check_keys
-from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Map
+from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Map, as_key, as_keys
 
 _NOTHING = object()
 
@@ -28,28 +28,28 @@ def set_(coll):
         return coll
     seq = items("set", coll)
     check_keys(seq)
-    return frozenset(seq)
+    return frozenset(as_keys(seq))
 
 
 @builtin("hash-set", "sets")
 def hash_set(*xs):
     """(hash-set x ...) a set of the arguments."""
     check_keys(xs)
-    return frozenset(xs)
+    return frozenset(as_keys(xs))
 
 
 @builtin("sorted-set", "sets")
 def sorted_set(*xs):
     """(sorted-set x ...) same as hash-set: every set prints in sorted order."""
     check_keys(xs)
-    return frozenset(xs)
+    return frozenset(as_keys(xs))
 
 
 @builtin("disj", "sets")
 def disj(s, *xs):
     """(disj s x ...) set s without the items x; nil stays nil."""
     if type(s) is frozenset:
-        return s.difference(xs) if xs else s
+        return s.difference(as_keys(xs)) if xs else s
     if s is None:
         return None
     raise type_error("disj", "a set", s, "(remove #{x} coll) drops items from a vector"
@@ -107,7 +107,7 @@ def set_select(pred, s):
         r = pred(x)
         if r is not None and r is not False:
             keep.append(x)
-    return s if len(keep) == len(s) else frozenset(keep)
+    return s if len(keep) == len(s) else frozenset(as_keys(keep))
 
 
 def _rel(fname: str, xrel) -> list | tuple:
@@ -151,7 +151,7 @@ def rename_keys(m, kmap):
         for stored, _, _ in found:
             mm.pop(stored, None)
         for _, new, v in found:
-            mm[new] = v
+            mm[as_key(new)] = v
         return mm.finish()
 
 
@@ -167,7 +167,7 @@ def map_invert(m):
     m = _map("set/map-invert", m)
     if not m:
         return EMPTY_MAP
-    return Map([(v, k) for k, v in sorted_items(m)])
+    return Map([(as_key(v), k) for k, v in sorted_items(m)])
 
 
 def _index(fname: str, rel, ks) -> dict:
@@ -194,7 +194,7 @@ def set_join(xrel, yrel, km=_NOTHING):
         if not xs or not ys:
             return EMPTY_SET
         shared = set(xs[0].keys()) & set(ys[0].keys())
-        ks = tuple(k for k in sorted_keys(xs[0]) if k in shared)
+        ks = tuple(k for k in sorted_keys(xs[0]) if as_key(k) in shared)
         r, s = (xs, ys) if len(xs) <= len(ys) else (ys, xs)
         idx = _index("set/join", r, ks)
         keyed = [(x, idx.get(keys_of("set/join", x, ks))) for x in s]

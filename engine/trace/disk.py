@@ -1,0 +1,161 @@
+"""Files on disk, safely: every write is atomic (the old file stays whole until the new one is
+complete), and every read is of a regular file, capped in size, and can never block (a FIFO or
+a device is refused before it is opened for reading)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+
+MAX_READ_BYTES = 512 * 1024 * 1024
+
+
+class UnreadableFile(OSError):
+    """A file that cannot be read at all (missing, not a regular file, too large, I/O error);
+    the message names the file and says why."""
+
+
+def write_atomically(path, text: str) -> None:
+    """Write `text` (UTF-8) to `path` so that `path` is always either the old file or the new one:
+    a temporary file in the same folder is written, flushed and fsynced, then renamed over `path`,
+    then the folder is fsynced. On any failure (full disk, size limit, text that cannot be
+    encoded, a signal) the temporary file is removed, the old file is untouched, and the error
+    propagates. A symlink at `path` is replaced by the file, not followed."""
+    data = text.encode("utf-8")           # before touching the disk: lone surrogates fail here
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _keep_mode(path, tmp)
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):          # name the target, not the temporary file
+            raise OSError(e.errno, e.strerror or str(e), os.fspath(path)) from None
+        raise
+    _fsync_folder(folder)
+
+
+def _keep_mode(path, tmp: str) -> None:
+    """The new file gets the old file's permissions (mkstemp makes it 0600), or the usual
+    umask-governed 0666 for a new file."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(tmp, mode)
+
+
+def _fsync_folder(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:                       # some file systems cannot fsync a folder
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_bytes(path, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` (MAX_READ_BYTES) of them;
+    UnreadableFile naming the file for anything else, without ever blocking: a FIFO, a device,
+    a folder or a symlink loop is refused by its type before it is read."""
+    limit = MAX_READ_BYTES if limit is None else limit
+    name = os.fspath(path)
+    try:
+        _check_type(name, os.stat(path).st_mode)      # before opening: a FIFO's open blocks
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            info = os.fstat(fd)
+            _check_type(name, info.st_mode)    # the file could have changed since the stat
+            if info.st_size > limit:
+                raise UnreadableFile(f"{name}: {info.st_size:,} bytes is larger than the "
+                                     f"{limit:,}-byte limit")
+            os.set_blocking(fd, True)
+            chunks, total = [], 0
+            while chunk := os.read(fd, min(1 << 20, limit + 1 - total)):
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    raise UnreadableFile(f"{name}: larger than the {limit:,}-byte limit")
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
+    except UnreadableFile:
+        raise
+    except OSError as e:
+        raise UnreadableFile(f"{name}: cannot read the file: {_why(e)}") from None
+
+
+def _check_type(name: str, mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    raise UnreadableFile(f"{name}: cannot read the file: it is {kind}, not a regular file")
+
+
+def _why(e: OSError) -> str:
+    if e.errno == errno.ELOOP:
+        return "a loop of symbolic links"
+    return e.strerror or str(e)
+
+
+def read_text(path, limit: int | None = None) -> str:
+    """The regular file at `path` as UTF-8 text (see read_bytes); UnreadableFile for a file
+    that cannot be read, ValueError naming the file for one that is not UTF-8."""
+    raw = read_bytes(path, limit)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{os.fspath(path)}: not UTF-8 text (byte {e.start})") from None
+
+
+def target_problem(path) -> str | None:
+    """Why a file cannot be written at `path`, or None: checked before any work is done, so a
+    run never finds out after its last turn that it cannot be saved."""
+    name = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(name))
+    if os.path.isdir(name):
+        return f"{name}: is a folder, not a file"
+    if not os.path.isdir(folder):
+        return f"{name}: no such folder: {folder}"
+    try:                                   # try it: permissions, read-only file systems...
+        fd, probe = tempfile.mkstemp(prefix=".ptc-tui-probe.", dir=folder)
+    except OSError as e:
+        return f"{name}: cannot write in the folder {folder} ({_why(e).lower()})"
+    os.close(fd)
+    os.unlink(probe)
+    if os.path.lexists(name) and not os.path.isfile(name) and not os.path.islink(name):
+        return f"{name}: is not a regular file"
+    return None
+
+
+def starts_with(path, markers: tuple[bytes, ...], head: int = 4096) -> bool:
+    """Whether the regular file at `path` holds one of `markers` in its first `head` bytes
+    (or is empty): how a writer recognises a file it wrote itself before replacing it."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            start = f.read(head)
+    except OSError:
+        return False
+    return not start.strip() or any(m in start for m in markers)

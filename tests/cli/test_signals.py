@@ -1,0 +1,101 @@
+"""Interruptions of a headless run: Ctrl-C, SIGTERM (`kill`, `timeout`) and SIGHUP (a closed
+terminal) save the turns so far, keep a reply whose program was cut short, and exit with 128 +
+the signal's number; a second Ctrl-C while saving does not lose the save."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine.trace import load_trace
+from ptc_tui.signals import Interrupted, deferred, interruptible
+
+WAITING_AGENT = '''
+import time
+from engine.agent import SubAgent
+
+def wait(marker):
+    open(marker, "w").close()
+    time.sleep(120)
+    return "too late"
+
+agent = SubAgent(mission="Wait.", tools={"wait": wait}, max_turns=3, name="waiting")
+replies = ['```clojure\\n(def a 1)\\n```',
+           '```clojure\\n(tool/wait "MARKER")\\n```',
+           '```clojure\\n(return a)\\n```']
+'''
+
+
+@pytest.fixture
+def waiting_run(tmp_path):
+    """Start `ptc-tui run` on an agent whose second turn waits; return (process, trace path)
+    once the second program is running."""
+    marker, saved = tmp_path / "marker", tmp_path / "run.json"
+    agent = tmp_path / "waiting.py"
+    agent.write_text(WAITING_AGENT.replace("MARKER", str(marker)))
+    proc = subprocess.Popen([sys.executable, "-m", "ptc_tui.cli", "run", str(agent), "--save",
+                             str(saved), "--no-tui"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    yield proc, saved
+    if proc.poll() is None:
+        proc.kill()
+        proc.communicate()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
+def test_a_signal_saves_the_turns_so_far_and_keeps_the_reply(waiting_run, signum):
+    proc, saved = waiting_run
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signum, err
+    name = signal.Signals(signum).name
+    assert f"interrupted ({name}) after 2 turns" in out and f"saved {saved}" in out
+    assert err == ""
+    trace = load_trace(saved)
+    assert trace.outcome.status == "running" and len(trace.turns) == 2
+    kept = trace.turns[1]                                  # the reply that arrived is kept
+    assert '(tool/wait "' in kept.raw_response and kept.error.reason == "interrupted"
+
+
+def test_a_second_ctrl_c_does_not_lose_the_save(waiting_run):
+    proc, saved = waiting_run
+    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert len(load_trace(saved).turns) == 2
+
+
+def test_timeout_saves_like_ctrl_c(tmp_path):
+    """`timeout` sends SIGTERM whenever its time is up: the turns run by then are saved."""
+    if not os.path.exists("/usr/bin/timeout"):
+        pytest.skip("no timeout command")
+    marker, saved = tmp_path / "marker", tmp_path / "run.json"
+    agent = tmp_path / "waiting.py"
+    agent.write_text(WAITING_AGENT.replace("MARKER", str(marker)))
+    r = subprocess.run(["/usr/bin/timeout", "8", sys.executable, "-m", "ptc_tui.cli", "run",
+                        str(agent), "--save", str(saved), "--no-tui"], capture_output=True,
+                       text=True, timeout=180)
+    assert r.returncode == 124, r.stderr          # timeout's own status for "timed out"
+    [line] = [x for x in r.stdout.splitlines() if x.startswith("interrupted (SIGTERM) after")]
+    turns = int(line.split()[-2])
+    assert turns == 0 and not saved.exists() or len(load_trace(saved).turns) == turns
+
+
+def test_signals_are_noted_not_acted_on_while_saving():
+    with interruptible():
+        with deferred() as caught:
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGINT)
+        assert caught == [signal.SIGTERM, signal.SIGINT]
+        with pytest.raises(Interrupted) as stop:
+            os.kill(os.getpid(), signal.SIGHUP)
+    assert stop.value.exit_code == 129

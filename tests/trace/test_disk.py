@@ -1,0 +1,117 @@
+"""engine.trace.disk: atomic writes that leave the old file whole on any failure, and reads that
+never block and never read without a limit."""
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from engine.trace.disk import (UnreadableFile, read_bytes, read_text, target_problem,
+                               write_atomically)
+
+
+def leftovers(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name != "t.json")
+
+
+def test_a_write_replaces_the_file_and_leaves_nothing_else(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text("old")
+    os.chmod(path, 0o640)
+    write_atomically(path, "new ✓")
+    assert path.read_text(encoding="utf-8") == "new ✓"
+    assert oct(os.stat(path).st_mode & 0o777) == oct(0o640)       # permissions kept
+    assert leftovers(tmp_path) == []
+
+
+def test_text_that_cannot_be_encoded_leaves_the_old_file(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text("old")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomically(path, "lone \ud800 surrogate")
+    assert path.read_text() == "old" and leftovers(tmp_path) == []
+
+
+FILL_THE_DISK = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)      # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+from engine.trace.disk import write_atomically
+try:
+    write_atomically(sys.argv[1], "x" * 5000)
+except OSError as e:
+    print("failed:", e.strerror)
+"""
+
+
+def test_a_full_disk_leaves_the_old_file_and_no_temporary_file(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text("old")
+    r = subprocess.run([sys.executable, "-c", FILL_THE_DISK, str(path)], capture_output=True,
+                       text=True, timeout=60)
+    assert r.stdout.strip() == "failed: File too large", r.stderr
+    assert path.read_text() == "old" and leftovers(tmp_path) == []
+
+
+def test_a_kill_mid_write_leaves_the_old_file(tmp_path):
+    """The new text is written to a temporary file: until the rename, the target is the old."""
+    path = tmp_path / "t.json"
+    path.write_text("old")
+    script = ("import os, signal\nimport engine.trace.disk as d\n"
+              "def die(fd):\n    os.kill(os.getpid(), signal.SIGKILL)\n"
+              "d.os.fsync = die\nd.write_atomically(%r, 'new')\n" % str(path))
+    r = subprocess.run([sys.executable, "-c", script], timeout=60)
+    assert r.returncode == -9
+    assert path.read_text() == "old"
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda p: os.mkfifo(p), "a FIFO"),
+    (lambda p: os.mkdir(p), "a folder"),
+    (lambda p: os.symlink("/dev/zero", p), "a device"),
+    (lambda p: (os.symlink(p.with_name("b"), p), os.symlink(p, p.with_name("b"))),
+     "a loop of symbolic links"),
+], ids=["fifo", "folder", "dev-zero", "symlink-loop"])
+def test_reading_what_is_not_a_regular_file_is_refused_at_once(tmp_path, make, kind):
+    path = tmp_path / "a"
+    make(path)
+    result = []
+    reader = threading.Thread(target=lambda: result.append(_error_of(read_bytes, path)),
+                              daemon=True)
+    reader.start()
+    reader.join(30)             # a blocked open would hang here for good
+    assert not reader.is_alive(), "the read blocked"
+    [message] = result
+    assert message.startswith(f"{path}: cannot read the file: ") and kind in message
+
+
+def _error_of(read, path):
+    try:
+        read(path)
+    except UnreadableFile as e:
+        return str(e)
+    return "read without error"
+
+
+def test_reads_are_capped(tmp_path):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * 100)
+    assert read_bytes(path, limit=100) == b"x" * 100
+    with pytest.raises(UnreadableFile, match="100 bytes is larger than the 99-byte limit"):
+        read_bytes(path, limit=99)
+
+
+def test_text_that_is_not_utf8_names_the_file(tmp_path):
+    path = tmp_path / "t"
+    path.write_bytes(b"ok \xff")
+    with pytest.raises(ValueError, match=f"{path}: not UTF-8 text \\(byte 3\\)"):
+        read_text(path)
+
+
+def test_target_problems(tmp_path):
+    assert target_problem(tmp_path / "new.json") is None
+    assert target_problem(tmp_path) == f"{tmp_path}: is a folder, not a file"
+    missing = tmp_path / "nope" / "t.json"
+    assert target_problem(missing) == f"{missing}: no such folder: {tmp_path / 'nope'}"
