@@ -50,3 +50,25 @@ def test_a_tool_gets_and_returns_boolean_keys_as_python_booleans():
     r = run("(tool/echo {true :t})", tools={"echo": echo})
     assert seen == [{True: "t"}]
     assert pr_str(r.value) == '{true "t"}'
+
+
+def test_data_with_boolean_keys_and_items_keeps_them_apart_from_numbers():
+    """The conversion of host data (fast paths for JSON shapes included) stores true as a
+    key of its own: in a map, a set, a list of records and a part shared twice."""
+    flags = {True, 2}
+    data = {"m": {True: "yes", 2: "two"}, "s": flags, "rows": [{True: "a"}, {True: "b"}],
+            "shared": [flags, flags], "mixed": [{"k": 1, True: "t"}, {"k": 2}]}
+    r = run("[(get data/m true) (get data/m 1) (contains? data/s true) (contains? data/s 1)"
+            " (get (first data/rows) true) (get (first data/rows) 1)"
+            " (contains? (second data/shared) 1) (get (first data/mixed) true)]", data=data)
+    assert r.error is None, r.error
+    assert pr_str(r.value) == '["yes" nil true false "a" nil false "t"]'
+
+
+def test_tool_results_with_boolean_keys_convert_back_to_the_same_python():
+    result = [{True: 1, "k": {False, 1}}, {True: 2, "k": set()}]
+    r = run("(tool/rows)", tools={"rows": lambda: result})
+    assert r.error is None, r.error
+    assert pr_str(r.value) == '[{true 1 "k" #{false 1}} {true 2 "k" #{}}]'
+    assert to_python(r.value) == result
+    assert to_json(r.value) == [{"true": 1, "k": [False, 1]}, {"true": 2, "k": []}]

@@ -453,24 +453,42 @@ def _snapshot(value):
 
 @settings(max_examples=250, **SETTINGS)
 @given(python_data)
-def test_host_data_is_converted_or_refused_with_value_error(value):
+def test_host_data_is_converted_or_refused_with_invalid_data(value):
     data = {"x": value}
     before = _snapshot(data)
     valid = expected_valid(value, depth=1)    # data/x sits one level inside `data`
     try:
         r = run("data/x", data=data, limits={"time_ms": 1000})
-    except ValueError as e:
-        assert not valid, f"valid data refused: {e}"
-        assert str(e).strip()
-        return
-    except Exception as e:  # anything but ValueError is a bug
+    except Exception as e:  # run never raises for the content of data
         pytest.fail(f"run raised {type(e).__name__}: {e}")
     assert isinstance(r, RunResult)
+    if r.error is not None and r.error.reason == "invalid_data":
+        assert not valid, f"valid data refused: {r.error}"
+        assert r.error.message.startswith("data/x") and "\n" not in r.error.message
+        assert not internals(r.error.message, _keys_text(value)), r.error.message
+        return
     assert valid, "invalid data was accepted"
     assert r.error is None, r.error
     if before is not None and not _has_nan(value):
         assert data == before, "run changed the caller's data"
     assert _same(to_python(r.value), normal(value))
+
+
+def _keys_text(value, depth=0) -> str:
+    """The string keys inside `value`: a message naming a place may quote them."""
+    if depth > 200:
+        return ""
+    if type(value) is Model:
+        return "payload " + _keys_text(value.payload, depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _keys_text({f.name: getattr(value, f.name) for f in dataclasses.fields(value)},
+                          depth + 1)
+    if isinstance(value, dict):
+        return " ".join(f"{k} " + _keys_text(v, depth + 1) for k, v in value.items()
+                        if isinstance(k, str))
+    if isinstance(value, (list, tuple)):
+        return " ".join(_keys_text(v, depth + 1) for v in value)
+    return ""
 
 
 def _has_nan(value, depth=0) -> bool:
@@ -502,7 +520,7 @@ def test_tool_results_are_converted_or_a_tool_error(value):
     else:
         assert r.error is not None and r.error.reason == "tool_error", r.error
         assert "\n" not in r.error.message and r.error.message.strip()
-        assert not internals(r.error.message), r.error.message
+        assert not internals(r.error.message, _keys_text(value)), r.error.message
         assert len(r.tool_calls) == 1 and r.tool_calls[0].error
 
 
@@ -528,9 +546,10 @@ def test_valid_host_data_in_programs(value, program):
     {"x": Decimal("1")}, {"x": [1, [2, [object()]]]}, {"x": {"k": {frozenset([Opaque()])}}},
     {"x": {"a": {"b": set()}, "c": Point(1, [Opaque()])}},
 ], ids=lambda d: type(next(iter(d.values()))).__name__)
-def test_bad_host_data_is_a_value_error(bad):
-    with pytest.raises(ValueError):
-        run("data/x", data=bad)
+def test_bad_host_data_is_an_invalid_data_error(bad):
+    r = run("data/x", data=bad)
+    assert r.error is not None and r.error.reason == "invalid_data", r.error
+    assert r.error.message.startswith("data/x"), r.error.message
 
 
 def test_data_that_is_not_a_dict_is_a_value_error():

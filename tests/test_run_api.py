@@ -118,14 +118,23 @@ def test_inputs_are_never_mutated():
 def test_host_mistakes_raise_value_error():
     with pytest.raises(ValueError, match="unknown limit"):
         run("1", limits={"time": 5})
-    with pytest.raises(ValueError, match="cannot be used as data"):
-        run("1", data={"x": object()})
-    with pytest.raises(ValueError, match="cycle"):
-        cyclic: list = []
-        cyclic.append(cyclic)
-        run("1", data={"x": cyclic})
     with pytest.raises(ValueError, match="callables"):
         run("1", tools={"t": 5})
+    with pytest.raises(ValueError, match="data must be a dict"):
+        run("1", data=[1, 2])
+    with pytest.raises(ValueError, match="memory must be a dict"):
+        run("1", memory="x")
+
+
+def test_bad_content_of_data_is_an_invalid_data_error_naming_the_place():
+    cyclic: list = []
+    cyclic.append(cyclic)
+    for data, message in [({"x": {"a": [1, object()]}}, "data/x.a[1]: an object cannot be used"),
+                          ({"x": cyclic}, "data/x[0]: contains itself (a cycle)"),
+                          ({3: 1}, "data: every key must be a name")]:
+        r = run("(def kept 1) 1", data=data, memory={"before": 2})
+        assert r.error.reason == "invalid_data" and r.error.message.startswith(message), r.error
+        assert r.value is None and r.memory == {"before": 2}
 
 
 def test_errors_carry_reason_message_span_and_hint():

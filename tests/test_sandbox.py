@@ -974,15 +974,28 @@ def _deep_python(n):
     {"x": (lambda: 1)},
     {"x": {1, 2, frozenset([3])}, "y": {"k": [[[object()]]]}},
 ], ids=["cycle", "deep", "huge-int", "object", "bytes", "function", "nested-object"])
-def test_bad_data_is_a_value_error(data):
-    with pytest.raises(ValueError):
-        run("data/x", data=data)
+def test_bad_data_is_an_invalid_data_error(data):
+    r = run("data/x", data=data)
+    assert r.error is not None and r.error.reason == "invalid_data", r.error
+    assert r.error.message.startswith("data/"), r.error.message
+    assert not internals(r.error.message), r.error.message
 
 
 @pytest.mark.parametrize("memory", [{"x": _cycle()}, {"x": _deep_python(500)}])
-def test_bad_memory_is_a_value_error(memory):
-    with pytest.raises(ValueError):
-        run("x", memory=memory)
+def test_bad_memory_is_an_invalid_data_error(memory):
+    r = run("x", memory=memory)
+    assert r.error is not None and r.error.reason == "invalid_data", r.error
+    assert r.error.message.startswith("memory/x"), r.error.message
+    assert r.memory == memory
+
+
+def test_deep_data_names_the_path_and_never_raises():
+    data = {"products": [{}, {}, {}, {"tags": _deep_python(500)}]}
+    r = run("(count data/products)", data=data)
+    assert r.error.reason == "invalid_data"
+    assert r.error.message.startswith("data/products[3].tags[0]"), r.error.message
+    assert r.error.message.endswith("nested deeper than 100 levels")
+    assert len(r.error.message) < 200, r.error.message
 
 
 def test_run_never_mutates_data_memory_limits_tools_or_tool_results():
@@ -1095,6 +1108,12 @@ def test_warnings_as_errors_do_not_break_a_run():
             assert r.error is None or isinstance(r.error, PtcError), source
 
 
+def _forget_compiled_programs():
+    """Compiled programs are kept for their next run, with the keywords they name."""
+    from engine.lisp.interpreter import _COMPILED
+    _COMPILED.clear()
+
+
 def test_keywords_are_interned_weakly():
     names = ["zz-sandbox-weak-literal", "zz-sandbox-weak-made", "zz-sandbox-weak-data"]
     r = run('[:zz-sandbox-weak-literal (keyword "zz-sandbox-weak-made") '
@@ -1102,6 +1121,7 @@ def test_keywords_are_interned_weakly():
     assert r.error is None
     assert all(Keyword.existing(n) is not None for n in names)
     del r
+    _forget_compiled_programs()
     for _ in range(3):
         gc.collect()
     alive = [n for n in names if n in Keyword._interned]
@@ -1115,6 +1135,7 @@ def test_failed_runs_kept_by_the_host_do_not_keep_their_values_alive():
                 '(+ 1 nil))'),
             run(':zz-sandbox-parse-failure (')]
     assert all(r.error is not None for r in kept)
+    _forget_compiled_programs()
     for _ in range(3):
         gc.collect()
     leftover = [n for n in ("zz-sandbox-failed-run", "zz-sandbox-failed-made",
@@ -1224,3 +1245,11 @@ def test_run_result_types_on_success_and_failure():
         assert r.error is None or isinstance(r.error, PtcError)
         assert isinstance(r.prints, list) and isinstance(r.memory, dict)
         assert math.isfinite(r.duration_ms)
+
+
+def test_bad_previous_values_are_an_invalid_data_error():
+    r = run("*2", previous=(1, [_cycle()]))
+    assert r.error is not None and r.error.reason == "invalid_data", r.error
+    assert r.error.message.startswith("*2"), r.error.message
+    with pytest.raises(ValueError, match="previous must be a tuple"):
+        run("*1", previous="not a tuple")

@@ -88,3 +88,14 @@ def test_a_session_keeps_a_tool_value_across_turns_and_in_its_trace():
     assert session.result.return_value == 30
     loaded = loads_trace(dumps_trace(session.trace()))
     assert loaded.turns[0].memory["fetch"] == ToolValue("get-order")
+
+
+def test_functions_and_tool_values_kept_in_memory_equal_themselves_in_a_later_run():
+    """Functions come back from a run wrapped for the host (`#fn[...]` in repr); a tool value
+    is kept as itself. Either still equals what it was made from in the next run."""
+    first = run("(def f inc) (def g (fn [x] x)) (def t tool/search)", tools=TOOLS)
+    assert repr(first.memory["t"]) == "#tool[search]"
+    later = run("[(= f inc) (= [f] [inc]) (= g g) (= f g) (= t tool/search) (= [t] [tool/search])"
+                " (= t tool/get-order) (= t f) (= f t)]", tools=TOOLS, memory=first.memory)
+    assert later.error is None, later.error
+    assert pr_str(later.value) == "[true true true false true true false false false]"

@@ -14,7 +14,8 @@ from engine.agent.extract import extract_program
 from engine.agent.prompt import reference_text
 from engine.agent.tools import Tool, make_tool
 from engine.history import STRATEGIES, HistoryOpts, RenderContext, Turn, Usage
-from engine.lisp import PtcError, pr_str, to_python
+from engine.lisp import Limits, PtcError, from_python, pr_str, to_python
+from engine.lisp.values import Map
 from engine.llm import LLMError, complete
 from engine.trace import AgentInfo, Outcome, Parent, Trace
 
@@ -71,8 +72,8 @@ class SubAgent:
     """
 
     mission: str
-    tools: Mapping = field(default_factory=dict)
-    data: Mapping = field(default_factory=dict)
+    tools: Mapping | None = field(default_factory=dict)
+    data: Mapping | None = field(default_factory=dict)
     max_turns: int = 5
     compress_history: object = None
     llm: object = None
@@ -84,6 +85,24 @@ class SubAgent:
         if type(self.max_turns) is not int or self.max_turns < 1:
             raise ValueError(f"max_turns must be a whole number ≥ 1, not {self.max_turns!r}")
         HistoryOpts.from_option(self.compress_history)      # a bad option fails here, early
+        self.tools = _mapping("tools", self.tools)
+        self.data = _mapping("data", self.data)
+        self.converted_data()                                # bad data fails here, early
+
+    def converted_data(self) -> Map:
+        """The data as PTC-Lisp values, ready for every turn's run (a session converts it
+        once); a ValueError says what is wrong and where (`data/orders[2].total: ...`)."""
+        depth = Limits.from_dict(self.limits).nesting_depth
+        converted = {}
+        for name, value in self.data.items():
+            if not isinstance(name, str):
+                raise ValueError(f"SubAgent data: every key must be a name (a string), "
+                                 f"not {name!r}")
+            try:
+                converted[name] = from_python(value, depth, f"data/{name}", depth=1)
+            except ValueError as e:
+                raise ValueError(f"SubAgent data: {e}") from None
+        return Map(converted)
 
     def start(self, llm=None, compress_history=None) -> "Session":
         """A run that advances one turn per `session.step()`."""
@@ -115,11 +134,12 @@ class SubAgent:
                 out.append(make_tool(name, fn))
         return out
 
-    def context(self, tools: list[Tool]) -> RenderContext:
+    def context(self, tools: list[Tool], data: Map | None = None) -> RenderContext:
+        """What every request shares; `data` is this agent's data already converted."""
         return RenderContext(mission=self.mission, max_turns=self.max_turns,
                              reference=reference_text(self.max_turns),
                              tools=tuple(t.info for t in tools),
-                             data=self.data)
+                             data=self.converted_data() if data is None else data)
 
 
 class Session:
@@ -135,7 +155,8 @@ class Session:
         self.opts = opts
         tools = agent.tool_list(llm, opts) if tools is None else tools
         self.tools = {t.name: t.fn for t in tools}
-        self.context = context if context is not None else agent.context(tools)
+        self.data = agent.converted_data()       # once per session, not once per turn
+        self.context = context if context is not None else agent.context(tools, self.data)
         self.turns: list[Turn] = []
         self.memory: dict = {}
         self.result: Step | None = None
@@ -169,7 +190,7 @@ class Session:
         number = len(self.turns) + 1
         try:
             turn = execute_turn(number, completion.text, self.memory,
-                                data=self.agent.data, tools=self.tools, limits=self.agent.limits,
+                                data=self.data, tools=self.tools, limits=self.agent.limits,
                                 messages=tuple(messages), usage=usage, llm_ms=llm_ms,
                                 previous=previous_results(self.turns))
         except BaseException:       # Ctrl-C or a signal while the program ran: keep the reply
@@ -219,6 +240,16 @@ class Session:
                          llm_name(self.llm), self.agent.name, self.agent.description)
         when = created_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
         return Trace(info, tuple(self.turns), outcome, __version__, when, self.parent)
+
+
+def _mapping(what: str, given) -> dict:
+    """An optional mapping argument: None means none."""
+    if given is None:
+        return {}
+    if not isinstance(given, Mapping):
+        raise ValueError(f"SubAgent {what} must be a dict of names to values, not "
+                         f"{type(given).__name__}")
+    return dict(given)
 
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.lisp import from_python
+from engine.lisp.values import Map
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,10 @@ class RenderContext:
 
     def __post_init__(self):
         # samples are printed from PTC-Lisp values: plain Python data is converted once here
-        object.__setattr__(self, "data", {k: from_python(v) for k, v in self.data.items()})
+        # (a Map holds PTC-Lisp values already: an agent's data, converted by the agent)
+        data = dict(self.data) if type(self.data) is Map else \
+            {k: from_python(v) for k, v in self.data.items()}
+        object.__setattr__(self, "data", data)
 
     @property
     def single_shot(self) -> bool:

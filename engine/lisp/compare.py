@@ -12,8 +12,8 @@ from functools import cmp_to_key
 from operator import attrgetter, itemgetter
 
 from engine.lisp.errors import error
-from engine.lisp.values import (Keyword, Map, Symbol, ToolValue, as_key, from_key, has_bool_keys,
-                                is_fn, type_name)
+from engine.lisp.values import (Keyword, LispFn, Map, Symbol, ToolValue, as_key, from_key,
+                                has_bool_keys, is_fn, type_name)
 
 
 _COLLECTIONS = (tuple, frozenset, Map)
@@ -32,6 +32,8 @@ def equals(a, b) -> bool:
         check_key(b)
         return a == b and _same_kinds(a, b)
     elif is_fn(a) or is_fn(b):
+        if ta is LispFn or tb is LispFn:
+            return a == b            # the same function, one of them as the host holds it
         return ta is ToolValue and tb is ToolValue and a == b   # the same tool, by name
     return a == b
 

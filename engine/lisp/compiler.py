@@ -14,6 +14,7 @@ import re
 
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
+from engine.lisp.inline import inline_call
 from engine.lisp.runtime import check_deadline
 from engine.lisp.values import FnInfo, Keyword
 
@@ -153,6 +154,9 @@ class Compiler:
         if type(fn) is N.BuiltinRef:
             b = BUILTINS[fn.name]
             name = f"{b.pyname}__{len(args)}" if len(args) in b.variants else b.pyname
+            fast = inline_call(fn.name, n.args, args, name, self.temp)
+            if fast is not None:
+                return fast
             return ast.Call(_locate(_load(name), fn.span), args, [])
         if type(fn) is N.LocalRef:
             f = self.expr(fn)

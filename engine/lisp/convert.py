@@ -5,8 +5,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
+import re
+from itertools import chain, compress, repeat
+from operator import is_
 
+from engine.lisp.compare import check_key
+from engine.lisp.errors import PtcError
 from engine.lisp.values import (INT_MAX, INT_MIN, BoolKey, Keyword, Map, Regex, Symbol, Var, as_key,
                                 from_key, is_fn, type_name)
 
@@ -15,46 +21,214 @@ class ConversionError(ValueError):
     """A value that is not data (or is too deep, or cyclic); the message says where."""
 
 
-def from_python(value, max_depth: int = 100, where: str = "value"):
-    """Python data as PTC-Lisp data: dicts to maps, lists and tuples to vectors, sets to sets."""
-    return _from(value, max_depth, 0, set(), where)
+_KEPT = frozenset({str, float, bool, type(None), Keyword, BoolKey})   # data as they are
+_COLLECTIONS = frozenset({tuple, Map, frozenset})
+_PATH_STEPS = 8        # a path in a message names at most this many steps, then "..."
+_NAME = re.compile(r"[A-Za-z_][\w?!*-]*")
 
 
-def _from(value, max_depth, depth, path_ids: set, where):
-    t = type(value)
-    if value is None or t is bool or t is str or t is float or t is Keyword or t is BoolKey:
-        return value
-    if t is int:
-        if not INT_MIN <= value <= INT_MAX:
-            raise ConversionError(f"{where}: an integer of {value.bit_length()} bits does not "
-                                  f"fit in 64 bits")
-        return value
-    if depth >= max_depth:
-        raise ConversionError(f"{where}: nested deeper than {max_depth} levels")
-    ident = id(value)
-    if ident in path_ids:
-        raise ConversionError(f"{where}: contains itself (a cycle)")
-    path_ids.add(ident)
+def from_python(value, max_depth: int = 100, where: str = "value", depth: int = 0):
+    """Python data as PTC-Lisp data: dicts to maps, lists and tuples to vectors, sets to sets;
+    `depth` is how deep `value` sits already (an entry of `data` sits one level down).
+
+    Each distinct list or dict is converted once, so data that shares parts stays as small
+    as it was (a list holding one sublist twice, sixty levels down, is sixty vectors, not
+    2**60 items). A ConversionError names the place: `data/products[3].tags: ...`."""
     try:
-        if isinstance(value, (Map, dict)):
-            return Map({_key(k, max_depth, depth, path_ids, where):
-                        _from(v, max_depth, depth + 1, path_ids, where) for k, v in value.items()})
-        if isinstance(value, (list, tuple)):
-            return tuple(_from(v, max_depth, depth + 1, path_ids, where) for v in value)
+        return _Converter(max_depth).convert(value, depth)
+    except _Bad as e:
+        steps = e.steps[::-1]
+        path = "".join(steps[:_PATH_STEPS]) + ("..." if len(steps) > _PATH_STEPS else "")
+        raise ConversionError(f"{where}{path}: {e.problem}") from None
+    except RecursionError:
+        raise ConversionError(f"{where}: nested too deeply to convert") from None
+
+
+class _Bad(Exception):
+    """A conversion problem; each container it passes through adds its step to the path."""
+
+    def __init__(self, problem: str):
+        super().__init__(problem)
+        self.problem = problem
+        self.steps: list[str] = []
+
+
+class _Converter:
+    """One conversion: `done` maps the id of each container converted so far to (the
+    container, kept alive so its id stays its own; the result; its height in levels)."""
+
+    def __init__(self, max_depth: int):
+        self.max_depth = max_depth
+        self.done: dict[int, tuple] = {}
+        self.open: set[int] = set()      # containers being converted: met again, a cycle
+
+    def convert(self, value, depth: int):
+        t = type(value)
+        if t in _KEPT:
+            return value
+        if t is int:
+            if not INT_MIN <= value <= INT_MAX:
+                raise _Bad(f"an integer past the 64-bit range ({_digits(value)}) cannot be "
+                           f"used as data; pass it as a float or a string")
+            return value
+        ident = id(value)
+        seen = self.done.get(ident)
+        if seen is not None:
+            if depth + seen[2] > self.max_depth:
+                raise _Bad(f"nested deeper than {self.max_depth} levels")
+            return seen[1]
+        if depth >= self.max_depth:
+            raise _Bad(f"nested deeper than {self.max_depth} levels")
+        if ident in self.open:
+            raise _Bad("contains itself (a cycle)")
+        self.open.add(ident)
+        if t is dict or t is Map:
+            result, height = self.mapping(value, depth)
+        elif t is list or t is tuple:
+            result, height = self.sequence(value, depth)
+        else:
+            result, height = self.other(value, depth)
+        self.open.discard(ident)
+        self.done[ident] = (value, result, height)
+        return result
+
+    def height(self, original, converted) -> int:
+        return self.done[id(original)][2] if type(converted) in _COLLECTIONS else 0
+
+    def mapping(self, value, depth: int):
+        if type(value) is dict and _names_to_scalars(value):      # the common case, in C
+            return Map(value), 1
+        out = {}
+        height = 1
+        for k, v in value.items():
+            if type(k) not in _KEPT:
+                try:
+                    key = self.key(k, depth)
+                except _Bad as e:
+                    e.steps.append(" (a key)")
+                    raise
+                height = max(height, self.height(k, key) + 1)
+            else:
+                key = as_key(k)          # true and 1 stay two keys
+            if type(v) in _KEPT:
+                out[key] = v
+                continue
+            try:
+                converted = out[key] = self.convert(v, depth + 1)
+            except _Bad as e:
+                e.steps.append(_key_step(k))
+                raise
+            if type(converted) in _COLLECTIONS:
+                height = max(height, self.done[id(v)][2] + 1)
+        return Map(out), height
+
+    def sequence(self, value, depth: int):
+        if _scalars(value):                           # the common cases, in C
+            return tuple(value), 1
+        if _records(value) and depth + 2 <= self.max_depth:
+            return tuple(map(Map, value)), 2
+        out = []
+        height = 1
+        for i, v in enumerate(value):
+            try:
+                converted = self.convert(v, depth + 1)
+            except _Bad as e:
+                e.steps.append(f"[{i}]")
+                raise
+            out.append(converted)
+            if type(converted) in _COLLECTIONS:
+                height = max(height, self.done[id(v)][2] + 1)
+        return tuple(out), height
+
+    def key(self, k, depth: int):
+        key = self.convert(k, depth + 1)
+        if type(key) in _COLLECTIONS:
+            try:
+                check_key(key)
+                hash(key)
+            except TypeError:
+                raise _Bad("a map key or set item must not be a map") from None
+            except PtcError as e:
+                raise _Bad(e.message) from None
+        return as_key(key)
+
+    def other(self, value, depth: int):
+        """Sets, dict and list subclasses, dataclasses, pydantic models, enums of numbers
+        or strings; anything else is not data."""
         if isinstance(value, (set, frozenset)):
-            return frozenset(_key(v, max_depth, depth, path_ids, where) for v in value)
+            items = [self.key(v, depth) for v in value]
+            heights = [self.height(v, k) for v, k in zip(value, items)]
+            return frozenset(items), 1 + max(heights, default=0)
+        if isinstance(value, (dict, Map)):
+            return self.mapping(value, depth)
+        if isinstance(value, (list, tuple)):
+            return self.sequence(value, depth)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-            return _from(fields, max_depth, depth, path_ids - {ident}, where)
+            return self.mapping(fields, depth)
         dump = getattr(type(value), "model_dump", None)
         if callable(dump):
-            return _from(value.model_dump(), max_depth, depth, path_ids - {ident}, where)
+            plain = value.model_dump()
+            dumped = self.convert(plain, depth)
+            return dumped, self.height(plain, dumped)
         if isinstance(value, (int, float, str)):      # subclasses such as IntEnum or StrEnum
-            return _from(_plain(value), max_depth, depth, path_ids, where)
-    finally:
-        path_ids.discard(ident)
-    raise ConversionError(f"{where}: {_kind_of(value)} cannot be used as data (data is nil, "
-                          f"booleans, numbers, strings, lists and maps)")
+            return self.convert(_plain(value), depth), 0
+        raise _Bad(f"{_kind_of(value)} cannot be used as data (data is nil, booleans, "
+                   f"numbers, strings, lists and maps)")
+
+
+_SCALARS = _KEPT | {int}
+_NAMES = frozenset({str, Keyword})
+
+
+def _scalars(values) -> bool:
+    """Whether `values` (a list or tuple) are all nil, booleans, strings, keywords, floats
+    and integers of 64 bits; checked without a Python loop, as JSON data is mostly this."""
+    types = set(map(type, values))
+    if int not in types:
+        return _SCALARS.issuperset(types)
+    if len(types) > 1:
+        if not _SCALARS.issuperset(types):
+            return False
+        values = list(compress(values, map(is_, map(type, values), repeat(int))))
+    return INT_MIN <= min(values) and max(values) <= INT_MAX
+
+
+def _names_to_scalars(d: dict) -> bool:
+    """A dict of string or keyword keys to scalars: a Map as it is."""
+    return _NAMES.issuperset(map(type, d)) and _scalars(list(d.values()))
+
+
+def _records(values) -> bool:
+    """A list of dicts of string keys to scalars: the shape of most tool results and data."""
+    if not values or set(map(type, values)) != {dict}:
+        return False
+    shapes = set(map(tuple, values))
+    if len(shapes) == 1:             # the same keys in the same order: check column by column
+        return _NAMES.issuperset(map(type, next(iter(shapes)))) and \
+            all(map(_scalars, zip(*map(dict.values, values))))
+    try:
+        "".join(chain.from_iterable(shapes))         # every key a string (quickest check)
+    except TypeError:
+        return False
+    return _scalars(list(chain.from_iterable(map(dict.values, values))))
+
+
+def _digits(n: int) -> str:
+    """A big integer, or how many digits it has when that is too long to show."""
+    return str(n) if n.bit_length() <= 128 else f"about {int(n.bit_length() * 0.30103) + 1} digits"
+
+
+def _key_step(k) -> str:
+    """How a path names the entry under key `k`: `.name`, `["a b"]`, `[3]`, `[:k]`."""
+    t = type(k)
+    if t is str:
+        return f".{k}" if _NAME.fullmatch(k) else f"[{json.dumps(k)}]" if len(k) <= 40 else "[...]"
+    if t is Keyword:
+        return f"[:{k.name}]"
+    if t is int or t is float or t is bool or k is None:
+        return f"[{'nil' if k is None else str(k).lower() if t is bool else k}]"
+    return "[...]"
 
 
 def _kind_of(value) -> str:
@@ -73,15 +247,6 @@ def _plain(value):
         if isinstance(value, base):
             return base(value)
     raise AssertionError(value)
-
-
-def _key(k, max_depth, depth, path_ids, where):
-    key = _from(k, max_depth, depth + 1, path_ids, where)
-    try:
-        hash(key)
-    except TypeError:
-        raise ConversionError(f"{where}: a map key or set item must not be a map") from None
-    return as_key(key)
 
 
 def to_python(value, depth: int = 0):

@@ -7,11 +7,14 @@ program does, `run` returns a RunResult; a Python exception escaping from here i
 from __future__ import annotations
 
 import re
+import threading
 import time
 import types
 import uuid
 import warnings
 import weakref
+from collections import OrderedDict
+from collections.abc import Mapping
 
 from engine.lisp.analyzer import Analyzer
 from engine.lisp.builtins import BUILTINS
@@ -22,7 +25,7 @@ from engine.lisp.limits import Limits
 from engine.lisp.reader import read
 from engine.lisp.results import RunResult
 from engine.lisp.runtime import RUNNING, RunContext, base_globals, current_or_none
-from engine.lisp.values import FN_INFO, Map, type_name
+from engine.lisp.values import FN_INFO, Map, type_name, with_lisp_functions
 
 _BASE = base_globals()
 _COLLECTIONS = {tuple, frozenset, Map}
@@ -36,21 +39,29 @@ _BUILTIN_NAMES = {code.co_name: name for code, name in _BUILTIN_CODES.items()}
 
 def run(source: str, data=None, tools=None, memory=None, limits=None, *,
         previous=()) -> RunResult:
-    """Run PTC-Lisp `source` and return its RunResult; never raises for any program.
+    """Run PTC-Lisp `source` and return its RunResult; never raises for any program, nor for
+    any content of `data`, `memory`, `previous` or tool results (bad content is an
+    `invalid_data` error).
 
     `data` is read as `data/name`; `tools` maps names to Python callables (`tool/name`);
     `memory` maps names defined by earlier runs to their values; `limits` overrides Limits;
     `previous` holds the values of earlier turns' programs, latest first, read as `*1`, `*2`,
-    `*3` (nil where missing). Bad arguments from the host (not the program) raise ValueError.
+    `*3` (nil where missing). Bad arguments from the host (data or memory not a dict,
+    previous not a tuple or list, tools not callables, an unknown limit) raise ValueError.
     """
     limits = Limits.from_dict(limits)
-    data_map = _host_data(data, limits)
     tools = _host_tools(tools)
-    memory = dict(memory or {})
-    namespace = {name: _memory_value(name, v, limits) for name, v in memory.items()}
-    earlier = _previous_values(previous, limits)
+    memory = dict(_mapping("memory", memory))
+    _check_previous(previous)
     started = time.perf_counter()
-    ctx = RunContext(limits, data_map, tools, started + limits.time_ms / 1000, namespace)
+    try:
+        data_map = _host_data(_mapping("data", data), limits)
+        namespace = {name: _host_value(v, limits, f"memory/{name}") for name, v in memory.items()}
+        earlier = _previous_values(previous, limits)
+    except ConversionError as e:
+        return RunResult(None, None, PtcError("invalid_data", str(e)), memory=memory,
+                         duration_ms=round((time.perf_counter() - started) * 1000, 3))
+    ctx = RunContext(limits, data_map, tools, started, namespace)
     ctx.previous = earlier
     outer = current_or_none()   # a tool may itself run a program
     RUNNING.s = ctx
@@ -72,31 +83,72 @@ def run(source: str, data=None, tools=None, memory=None, limits=None, *,
     if err is not None:
         value, signal, new_memory = None, None, memory
     else:
-        new_memory = ctx.ns
+        value, new_memory = with_lisp_functions(value), ctx.ns
+        for name in {d.name for d in ctx.definitions}:
+            if name in new_memory:
+                new_memory[name] = with_lisp_functions(new_memory[name])
     return RunResult(value, signal, err, ctx.prints, ctx.tool_calls, new_memory,
                      ctx.definitions, round((time.perf_counter() - started) * 1000, 3))
 
 
 def _execute(source: str, ctx: RunContext, limits: Limits):
+    g = dict(_BASE)
+    value = None
+    for code, main, constants in compiled_forms(source, limits, ctx.deadline):
+        g.update(constants)
+        exec(code, g)
+        value = g[main]()
+    return value
+
+
+_COMPILED: "OrderedDict[tuple, tuple]" = OrderedDict()   # the most recently run programs
+_COMPILED_MAX = 256
+_COMPILED_LOCK = threading.Lock()
+
+
+def compiled_forms(source: str, limits: Limits, deadline: float):
+    """The top-level forms of `source` compiled, one at a time: (code, name of its main
+    function, the constants it reads). Each form is compiled just before it runs, as in
+    Clojure, so a form that does not compile keeps the prints of the ones before it.
+
+    A program compiled to its end is kept (by source text and the limits that shape reading)
+    for the next run of the same text: replays and forks run the same programs again. The
+    code holds no state of a run: the run's context is read from `_h.s` when it runs."""
     if len(source) > limits.source_chars:
         raise PtcError("parse_error", f"program of {len(source)} characters is longer than "
                                       f"the limit of {limits.source_chars}")
+    key = (source, limits.nesting_depth, limits.symbols)
+    with _COMPILED_LOCK:
+        cached = _COMPILED.get(key)
+        if cached is not None:
+            _COMPILED.move_to_end(key)
+    if cached is not None:
+        yield from cached
+        return
     forms = read(source, max_depth=limits.nesting_depth, max_symbols=limits.symbols,
-                 deadline=ctx.deadline)
+                 deadline=deadline)
     unit = "x" + uuid.uuid4().hex[:10]
     analyzer = Analyzer(unit)
-    constants: dict = {}
-    g = dict(_BASE)
-    value = None
+    constants: dict = {}      # of all the forms (their names are unique in the program)
+    done = []
     for form in forms:
         frame, node = analyzer.analyze_top(form)
         compiler = Compiler(constants, unit)
         code, main = compiler.compile_top(frame, node)
         _register_fn_info(code, compiler.fn_infos)
-        g.update(constants)
-        exec(code, g)
-        value = g[main]()
-    return value
+        done.append((code, main, constants))
+        if len(done) == len(forms):
+            _remember(key, tuple(done))
+        yield code, main, constants
+    if not forms:
+        _remember(key, ())
+
+
+def _remember(key: tuple, forms: tuple) -> None:
+    with _COMPILED_LOCK:
+        _COMPILED[key] = forms
+        while len(_COMPILED) > _COMPILED_MAX:
+            _COMPILED.popitem(last=False)
 
 
 def _register_fn_info(code, infos: dict) -> None:
@@ -110,15 +162,25 @@ def _register_fn_info(code, infos: dict) -> None:
         stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
 
 
-def _host_data(data, limits: Limits) -> Map:
-    if data is None:
-        return Map()
-    if not isinstance(data, (dict, Map)):
-        raise ValueError(f"data must be a dict of names to values, got {type(data).__name__}")
-    try:
-        return from_python(data, limits.nesting_depth, "data")
-    except ConversionError as e:
-        raise ValueError(str(e)) from None
+def _mapping(what: str, given) -> Mapping:
+    if given is None:
+        return {}
+    if not isinstance(given, Mapping):
+        raise ValueError(f"{what} must be a dict of names to values, got {type(given).__name__}")
+    return given
+
+
+def _host_data(data: Mapping, limits: Limits) -> Map:
+    """`data` as a map of PTC-Lisp values; a Map is already that (an agent converts its data
+    once per session). Each entry is named in errors: `data/products[3].tags: ...`."""
+    if type(data) is Map:
+        return data
+    converted = {}
+    for name, value in data.items():
+        if type(name) is not str:
+            raise ConversionError("data: every key must be a name (a string)")
+        converted[name] = from_python(value, limits.nesting_depth, f"data/{name}", depth=1)
+    return Map(converted)
 
 
 def _host_tools(tools) -> dict:
@@ -129,21 +191,22 @@ def _host_tools(tools) -> dict:
     return tools
 
 
-def _memory_value(name: str, value, limits: Limits):
+def _host_value(value, limits: Limits, where: str):
+    """A value of memory or `previous`: Python data converted, PTC-Lisp values as they are."""
     if isinstance(value, (dict, list, set)):
-        try:
-            return from_python(value, limits.nesting_depth, f"memory {name}")
-        except ConversionError as e:
-            raise ValueError(str(e)) from None
+        return from_python(value, limits.nesting_depth, where)
     return value
+
+
+def _check_previous(previous) -> None:
+    if not isinstance(previous, (tuple, list)):
+        raise ValueError(f"previous must be a tuple of earlier values, latest first, got "
+                         f"{type(previous).__name__}")
 
 
 def _previous_values(previous, limits: Limits) -> tuple:
     """`*1 *2 *3` from the host's `previous` (latest first): converted, padded with nil."""
-    if not isinstance(previous, (tuple, list)):
-        raise ValueError(f"previous must be a tuple of earlier values, latest first, got "
-                         f"{type(previous).__name__}")
-    values = [_memory_value(f"*{i + 1}", v, limits) for i, v in enumerate(previous[:3])]
+    values = [_host_value(v, limits, f"*{i + 1}") for i, v in enumerate(previous[:3])]
     return tuple(values) + (None,) * (3 - len(values))
 
 

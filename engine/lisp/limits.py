@@ -7,7 +7,9 @@ from dataclasses import dataclass, fields
 
 @dataclass(frozen=True)
 class Limits:
-    time_ms: int = 1000               # timeout
+    time_ms: int = 1000               # the program's own time, tools not counted: timeout
+    run_wall_ms: int = 30_000         # the whole run by the clock, tools included: timeout
+    tool_timeout_ms: int = 10_000     # one tool call: timeout naming the tool
     loop_iterations: int = 1000       # loop/recur jumps per loop: loop_limit_exceeded
     recursion_depth: int = 200        # nested function calls: recursion_limit_exceeded
     collection_size: int = 1_000_000  # items in one built collection: memory_exceeded

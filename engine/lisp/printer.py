@@ -11,8 +11,8 @@ import math
 
 from engine.lisp.compare import expanded_size, map_items
 from engine.lisp.errors import error
-from engine.lisp.values import (FN_INFO, BoolKey, Keyword, Map, Regex, Symbol, ToolValue, Var,
-                                from_key, is_fn)
+from engine.lisp.values import (FN_INFO, BoolKey, Keyword, LispFn, Map, Regex, Symbol, ToolValue,
+                                Var, from_key, is_fn)
 
 MAX_DEPTH = 200
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
@@ -72,6 +72,8 @@ def compact_float(x: float) -> str:
 
 
 def _fn_text(fn) -> str:
+    if type(fn) is LispFn:
+        fn = fn.func
     code = getattr(fn, "__code__", None)
     info = (FN_INFO.get(code) if code is not None else None) or FN_INFO.get(fn)
     if info is None:

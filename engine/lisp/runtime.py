@@ -8,6 +8,7 @@ prints and definitions.
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import time
 import types
@@ -36,14 +37,18 @@ def current_or_none() -> "RunContext | None":
 class RunContext:
     """Everything one run records and needs; compiled code reads it as `_r`."""
 
-    __slots__ = ("limits", "data", "tools", "deadline", "prints", "print_chars", "tool_calls",
-                 "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll", "previous")
+    __slots__ = ("limits", "data", "tools", "deadline", "wall_deadline", "prints", "print_chars",
+                 "tool_calls", "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll",
+                 "previous")
 
-    def __init__(self, limits: Limits, data: Map, tools: dict, deadline: float, ns: dict):
+    def __init__(self, limits: Limits, data: Map, tools: dict, started: float, ns: dict):
         self.limits = limits
         self.data = data
         self.tools = tools
-        self.deadline = deadline
+        # the whole run, tools included, ends by wall_deadline; the program's own time by
+        # deadline, which moves on by the time spent in tools (never past wall_deadline)
+        self.wall_deadline = started + limits.run_wall_ms / 1000
+        self.deadline = min(started + limits.time_ms / 1000, self.wall_deadline)
         self.prints: list[str] = []
         self.print_chars = 0
         self.tool_calls: list[ToolCall] = []
@@ -91,8 +96,16 @@ class RunContext:
             raise error("type_error", f"tool/{name}: {e}") from None
         _check_tool_arity(name, fn, positional, named)
         start = time.perf_counter()
+        wait = min(self.limits.tool_timeout_ms / 1000, self.wall_deadline - start)
+        returned, result, failure = _call_in_thread(fn, positional, named, wait)
+        if not returned:
+            self._record(name, args, None, "no answer in time: the call was abandoned", start)
+            raise self._tool_timeout(name, wait)
         try:
-            result = fn(*positional, **named)
+            if isinstance(failure, Exception):
+                raise failure
+            if failure is not None:     # SystemExit and the like: the tool failed, no more
+                raise RuntimeError(type(failure).__name__)
             value = from_python(result, self.limits.nesting_depth, f"result of tool/{name}")
         except Exception as e:  # the tool's own failure, reported to the program as data
             message = str(e) if isinstance(e, (ConversionError, ToolFailure)) else _exception_text(e)
@@ -100,6 +113,15 @@ class RunContext:
             raise error("tool_error", f"tool/{name} failed: {message}") from None
         self._record(name, args, value, None, start)
         return value
+
+    def _tool_timeout(self, name: str, waited: float) -> PtcError:
+        hint = "the tool is slow or stuck: ask it for less, or go on without it"
+        if waited < self.limits.tool_timeout_ms / 1000:
+            return error("timeout", f"tool/{name} was still running when the run reached its "
+                                    f"wall-clock limit of {self.limits.run_wall_ms} ms "
+                                    f"(run_wall_ms, tool time included)", hint)
+        return error("timeout", f"tool/{name} did not return within {self.limits.tool_timeout_ms}"
+                                f" ms (tool_timeout_ms)", hint)
 
     def tool_value(self, name: str) -> ToolValue:
         """`tool/name` as a value; calling it is calling the tool (see call_tool)."""
@@ -114,8 +136,29 @@ class RunContext:
     def _record(self, name, args, value, message, start) -> None:
         elapsed = time.perf_counter() - start
         # time spent inside tools does not count against the program's time limit
-        self.deadline += elapsed
+        self.deadline = min(self.deadline + elapsed, self.wall_deadline)
         self.tool_calls.append(ToolCall(name, args, value, message, round(elapsed * 1000, 3)))
+
+
+def _call_in_thread(fn, positional: list, named: dict, seconds: float) -> tuple:
+    """`fn(*positional, **named)` in a daemon thread, waited on for at most `seconds`:
+    (returned, result, exception). A call still running then is abandoned: Python cannot
+    stop a thread, so it runs on in the background and its result is dropped."""
+    outcome: list = []
+
+    def call():
+        try:
+            outcome.append((fn(*positional, **named), None))
+        except BaseException as e:  # noqa: BLE001 - any failure of the tool is its result
+            outcome.append((None, e))
+
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(call,),
+                              name="ptc-tool-call", daemon=True)
+    thread.start()
+    thread.join(max(seconds, 0.0))
+    if not outcome:
+        return False, None, None
+    return True, *outcome[0]
 
 
 def _check_tool_arity(name: str, fn, positional: list, named: dict) -> None:
@@ -185,9 +228,13 @@ def check_deadline() -> None:
 
 
 def _timeout():
-    ms = current().limits.time_ms
-    raise error("timeout", f"execution exceeded the time limit of {ms} ms",
-                "do less work per turn: fewer items, or no deep recursion")
+    ctx = current()
+    hint = "do less work per turn: fewer items, or no deep recursion"
+    if time.perf_counter() > ctx.wall_deadline:
+        raise error("timeout", f"the run exceeded its wall-clock limit of "
+                               f"{ctx.limits.run_wall_ms} ms (run_wall_ms, tool time included)",
+                    hint)
+    raise error("timeout", f"execution exceeded the time limit of {ctx.limits.time_ms} ms", hint)
 
 
 def _too_deep():
@@ -330,7 +377,7 @@ def base_globals() -> dict:
     """What every run's globals start from: builtins and the helpers above."""
     from engine.lisp.builtins import BUILTINS
     from engine.lisp.where import where
-    g = {"__builtins__": {}, "_h": RUNNING, "_len": len, "_tuple": tuple, "_type": type,
+    g = {"__builtins__": {}, "_h": RUNNING, "_len": len, "_tuple": tuple, "_type": type, "_int": int,
          "_Function": types.FunctionType, "_clock": time.perf_counter, "_MISSING": MISSING,
          "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where}
     for name, value in globals().items():

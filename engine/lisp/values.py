@@ -200,6 +200,60 @@ FN_INFO: "weakref.WeakKeyDictionary[object, FnInfo]" = weakref.WeakKeyDictionary
 FUNCTION_TYPES = (FunctionType, BuiltinFunctionType, MethodType, partial, ToolValue)
 
 
+class LispFn(partial):
+    """A function of the language as the host holds it (in a run's value and memory):
+    called as the function itself, shown as PTC-Lisp shows it (`#fn[x]`), never as
+    `<function ... at 0x...>`, wherever the host prints, logs or saves it."""
+
+    __slots__ = ()
+
+    def __eq__(self, other) -> bool:      # the same function, wrapped or not
+        return self.func is (other.func if type(other) is LispFn else other)
+
+    def __hash__(self) -> int:
+        return hash(self.func)
+
+    def __repr__(self) -> str:
+        from engine.lisp.printer import pr_str
+        return pr_str(self)
+
+    __str__ = __repr__
+
+
+# A ToolValue is kept as it is: it holds only a name, and prints and compares as itself.
+_HOLDERS = frozenset({tuple, Map, frozenset, *FUNCTION_TYPES}) - {ToolValue}
+
+
+def with_lisp_functions(value):
+    """`value` with each function in it (at any depth) as a LispFn; parts without functions
+    are kept as they are, and a shared part is looked at once."""
+    try:
+        return _with_lisp_functions(value, {})
+    except RecursionError:
+        return value
+
+
+def _with_lisp_functions(value, done: dict):
+    t = type(value)
+    if t is LispFn or t not in _HOLDERS:
+        return value
+    if t is not tuple and t is not Map and t is not frozenset:
+        return LispFn(value)
+    key = id(value)
+    if key in done:
+        return done[key][1]
+    parts = (*value.keys(), *value.values()) if t is Map else value
+    new = value
+    if not _HOLDERS.isdisjoint(map(type, parts)):
+        if t is Map:
+            new = Map({_with_lisp_functions(k, done): _with_lisp_functions(v, done)
+                       for k, v in value.items()})
+        else:
+            new = t(_with_lisp_functions(v, done) for v in value)
+    done[key] = (value, new)       # the value is kept so that its id stays its own
+    return new
+
+
 def is_fn(value) -> bool:
     """True for functions the language made (closures, builtins, combinators, tools)."""
     return isinstance(value, FUNCTION_TYPES)

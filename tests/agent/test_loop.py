@@ -1,5 +1,8 @@
 """The agent loop: outcomes, turn records, single-shot, LLM errors, option inheritance."""
 
+import signal
+import threading
+
 import pytest
 
 from engine.agent import SubAgent
@@ -225,14 +228,22 @@ def test_a_failing_sub_agent_is_a_tool_error_for_its_caller():
 
 def test_a_reply_whose_program_is_interrupted_is_kept():
     """Ctrl-C (or a signal) while the program runs: the reply already paid for stays a turn,
-    marked interrupted, with the memory before it; the interruption goes on up."""
+    marked interrupted, with the memory before it; the interruption goes on up.
+
+    Tools run in a thread of their own, so the Ctrl-C is a real SIGINT, sent while the tool
+    runs; like a terminal's, it interrupts the main thread, which waits for the tool."""
     def slow(_):
-        raise KeyboardInterrupt
+        signal.raise_signal(signal.SIGINT)
+        threading.Event().wait(30)
     session = SubAgent(mission="m", tools={"slow": slow}, max_turns=3).start(
         ScriptedLLM([code("(def a 1)"), code('(tool/slow "x")')]))
     session.step()
-    with pytest.raises(KeyboardInterrupt):
-        session.step()
+    old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            session.step()
+    finally:
+        signal.signal(signal.SIGINT, old_handler)
     kept = session.turns[-1]
     assert (kept.number, kept.program, kept.error.reason) == (2, '(tool/slow "x")', "interrupted")
     assert '(tool/slow "x")' in kept.raw_response and kept.memory == session.turns[0].memory

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from operator import ge, gt, le, lt
 
 from engine.lisp.builtins.registry import builtin, constant, variant
 from engine.lisp.builtins.support import checked_int, integer, number, type_error
@@ -353,12 +354,6 @@ def _ordering(name, test):
 def _refuse(name, a, b):
     raise error("type_error", f"{name} cannot compare {type_name(a)} with {type_name(b)}",
                 "compare numbers with numbers and strings with strings; check for nil first")
-
-
-def lt(a, b): return a < b
-def gt(a, b): return a > b
-def le(a, b): return a <= b
-def ge(a, b): return a >= b
 
 
 _ordering("<", lt)

@@ -487,6 +487,9 @@ def _key_function(keyfn):
     return as_fn(keyfn, "key function")
 
 
+_COLLECTIONS = (tuple, Map, frozenset)   # keys whose hash is checked first (check_key)
+
+
 @builtin("group-by", "collections", calls_fns=True)
 def group_by(keyfn, coll):
     """(group-by f coll) a map from (f item) to the vector of items, in order."""
@@ -495,7 +498,14 @@ def group_by(keyfn, coll):
     for x in chain.from_iterable(chunks(items("group-by", coll))):
         k = getter(x)
         try:
-            groups.setdefault(as_key(check_key(k)), []).append(x)
+            if type(k) in _COLLECTIONS:
+                check_key(k)
+            elif type(k) is bool:
+                k = as_key(k)
+            group = groups.get(k)
+            if group is None:
+                group = groups[k] = []
+            group.append(x)
         except TypeError:
             raise error("type_error", f"group-by: cannot use {type_name(k)} as a key") from None
     return build_map({k: tuple(v) for k, v in groups.items()})

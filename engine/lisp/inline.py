@@ -1,0 +1,85 @@
+"""Integer fast paths for the commonest arithmetic builtins, compiled inline.
+
+`(< i n)`, `(+ acc x)`, `(inc i)` on integers are one Python operation instead of a call of the
+builtin. Anything else (a float, nil, a string, a result past 64 bits) calls the builtin
+itself, which gives the result or the error it always gives.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from engine.lisp import nodes as N
+from engine.lisp.values import INT_MAX, INT_MIN
+
+_COMPARE = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
+_ARITHMETIC = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
+_STEP = {"inc": (ast.Add, ast.Lt, INT_MAX), "dec": (ast.Sub, ast.Gt, INT_MIN)}
+
+
+def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.expr | None:
+    """`(name args...)` with an integer fast path, or None when `name` has none. `nodes` are
+    the argument nodes, `args` their compiled forms, `builtin` the function to call otherwise
+    and `temp()` makes a fresh local name."""
+    if name in _STEP and len(args) == 1:
+        op, test, bound = _STEP[name]
+        first, (x,) = _evaluated(nodes, args, temp)
+        fast = ast.IfExp(ast.Compare(x, [test()], [ast.Constant(bound)]),
+                         ast.BinOp(x, op(), ast.Constant(1)), _call(builtin, x))
+        return ast.IfExp(_ints(first, [x], nodes), fast, _call(builtin, x))
+    if len(args) != 2 or (name not in _COMPARE and name not in _ARITHMETIC):
+        return None
+    if not (_simple(nodes[0]) or _simple(nodes[1])):
+        return None           # both would need evaluating before the test: keep the call
+    first, (a, b) = _evaluated(nodes, args, temp)
+    if name in _COMPARE:
+        fast = ast.Compare(a, [_COMPARE[name]()], [b])
+    else:
+        result = temp()
+        value = ast.NamedExpr(ast.Name(result, ast.Store()), ast.BinOp(a, _ARITHMETIC[name](), b))
+        in_range = ast.Compare(ast.Constant(INT_MIN), [ast.LtE(), ast.LtE()],
+                               [value, ast.Constant(INT_MAX)])
+        fast = ast.IfExp(in_range, _load(result), _call(builtin, a, b))
+    return ast.IfExp(_ints(first, [a, b], nodes), fast, _call(builtin, a, b))
+
+
+def _simple(node) -> bool:
+    """A local or a constant: reading it twice, or after another argument, changes nothing."""
+    return type(node) is N.LocalRef or type(node) is N.Const
+
+
+def _evaluated(nodes: list, args: list, temp) -> tuple:
+    """(the one argument that is not simple, bound to a temporary by a walrus, or None;
+    each argument as an expression that may be read more than once)."""
+    first, reads = None, []
+    for node, arg in zip(nodes, args):
+        if _simple(node):
+            reads.append(arg)
+        else:
+            name = temp()
+            first = ast.NamedExpr(ast.Name(name, ast.Store()), arg)
+            reads.append(_load(name))
+    return first, reads
+
+
+def _ints(first, reads: list, nodes: list) -> ast.expr:
+    """`_type(x) is _int and ...` for each argument not known to be an integer; the argument
+    evaluated by a walrus comes first, so it is evaluated whatever the others are."""
+    tests = []
+    for read, node in zip(reads, nodes):
+        if type(node) is N.Const and type(node.value) is int:
+            continue
+        value = first if first is not None and not _simple(node) else read
+        test = ast.Compare(_call("_type", value), [ast.Is()], [_load("_int")])
+        tests.insert(0, test) if value is first else tests.append(test)
+    if not tests:
+        return ast.Constant(True)
+    return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+
+
+def _load(name: str) -> ast.Name:
+    return ast.Name(name, ast.Load())
+
+
+def _call(fn: str, *args) -> ast.Call:
+    return ast.Call(_load(fn), list(args), [])

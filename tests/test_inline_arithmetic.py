@@ -1,0 +1,45 @@
+"""`<`, `+`, `inc` and friends on integers are compiled inline; everything else goes to the
+builtin, with its result or its error unchanged."""
+
+import pytest
+
+from engine.lisp import pr_str, run
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("[(< 1 2) (< 2 1) (< 1.5 2) (> 3 2) (<= 2 2) (>= 1 2) (< \"a\" \"b\")]",
+     "[true false true true true false true]"),
+    ("[(+ 1 2) (- 5 7) (* 3 4) (+ 1.5 2) (inc 1) (dec 0) (inc 1.5) (* 2 (+ 1 2))]",
+     "[3 -2 12 3.5 2 -1 2.5 6]"),
+    ("(loop [i 0 acc 0] (if (< i 1000) (recur (inc i) (+ acc (* i i))) acc))", "332833500"),
+    ("(let [f (fn [] 3)] [(< (f) 4) (+ 1 (f)) (- (f) 1) (inc (f))])", "[true 4 2 4]"),
+    ("(+ (count [1]) (count [1 2]))", "3"),
+])
+def test_results(source, expected):
+    r = run(source)
+    assert r.error is None, r.error
+    assert pr_str(r.value) == expected
+
+
+@pytest.mark.parametrize("source, reason, words", [
+    ("(+ 9223372036854775807 1)", "arithmetic_error", "overflow"),
+    ("(let [x 9223372036854775807] (inc x))", "arithmetic_error", "overflow"),
+    ("(let [x -9223372036854775808] (dec x))", "arithmetic_error", "overflow"),
+    ("(let [x 4611686018427387904] (* x 2))", "arithmetic_error", "overflow"),
+    ("(let [x nil] (< 1 x))", "type_error", "< cannot compare integer with nil"),
+    ("(+ 1 nil)", "type_error", "+ expects numbers, got nil"),
+    ("(inc nil)", "type_error", "inc expects a number"),
+    ("(< true 1)", "type_error", "cannot compare boolean"),
+])
+def test_errors_are_the_builtins_own(source, reason, words):
+    r = run(source)
+    assert r.error is not None and r.error.reason == reason, r.error
+    assert words in r.error.message, r.error.message
+    assert r.error.span is not None and r.error.span.line == 1
+
+
+def test_arguments_are_evaluated_once_and_in_order():
+    r = run('(let [x 1] (+ x (do (println "once") 2)))')
+    assert r.prints == ["once"] and r.value == 3
+    r = run('(< (do (println "a") 1) (do (println "b") 2))')
+    assert r.prints == ["a", "b"] and r.value is True
