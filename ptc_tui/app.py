@@ -6,26 +6,48 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 
 from engine.agent import Session
-from engine.trace import TraceError, load_trace, save_trace
+from engine.trace import Trace, TraceError, load_trace, save_trace, trace_file_size
 from ptc_tui.app_what_if import WhatIf
 from ptc_tui.autosave import autosave_path, unseen_autosaves
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.help_screen import HelpScreen
+from ptc_tui.screens.loading_screen import LoadingScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.signals import SIGNALS
 from ptc_tui.view import TraceView
 from ptc_tui.view.compare import Comparison
 from ptc_tui.widgets import escape_controls
+
+# A trace file up to this size is read and checked before the app starts (a few milliseconds),
+# so a broken one is a line on stderr without a screen; a larger one is read by the loader.
+CHECKED_UP_FRONT_BYTES = 4 * 1024 * 1024
+
+
+def load_view(path: Path, trace: Trace | None = None) -> TraceView:
+    """The trace at `path` (or `trace`, already read from it) rendered and counted: what the
+    loader thread does, off the UI thread, before a TraceScreen can show it."""
+    view = TraceView.of(trace if trace is not None else load_trace(path))
+    view.rows()
+    return view
+
+
+class Loaded(Message):
+    """The loader thread's answer for load number `number`: a view, or the error's line."""
+
+    def __init__(self, number: int, path: Path, view: TraceView | None, error: str | None):
+        super().__init__()
+        self.number, self.path, self.view, self.error = number, path, view, error
 
 
 class PtcApp(WhatIf, App):
@@ -43,8 +65,9 @@ class PtcApp(WhatIf, App):
     def __init__(self, trace_path: str | Path | None = None, *,
                  session: Session | None = None, save_path: str | Path | None = None,
                  compare: tuple[Path, Path] | None = None) -> None:
-        """Open the trace at `trace_path` (a bad file raises TraceError before the app starts),
-        step `session` live, saving it to `save_path` after every turn, or compare the two
+        """Open the trace at `trace_path` (a file that cannot be read, or a small broken one,
+        raises TraceError before the app starts; a larger one is read once the app shows
+        "loading", and a failure then ends the app with return code 2 and `error_line`), step `session` live, saving it to `save_path` after every turn, or compare the two
         traces of `compare`."""
         super().__init__()
         self.session = session
@@ -53,8 +76,13 @@ class PtcApp(WhatIf, App):
         self.saved_on_signal: str | None = None  # where its live run was saved then
         self._quit_warned = False
         self.trace_path = Path(trace_path) if trace_path is not None else None
-        self._first_view = (TraceView.of(load_trace(self.trace_path))
-                            if self.trace_path is not None else None)
+        self.error_line: str | None = None     # why the first trace could not be loaded
+        self._loads = 0                        # loads started; only the last one is shown
+        self._loading: Path | None = None      # the file being loaded now, if one is
+        self._first_trace = None
+        if self.trace_path is not None and trace_file_size(self.trace_path) \
+                <= CHECKED_UP_FRONT_BYTES:
+            self._first_trace = load_trace(self.trace_path)
         self._comparison = (Comparison.of(load_trace(compare[0]), load_trace(compare[1]),
                                           str(compare[0]), str(compare[1]))
                             if compare is not None else None)
@@ -70,9 +98,11 @@ class PtcApp(WhatIf, App):
         elif self.session is not None:
             self.sub_title = f"live: {self.session.agent.name}"
             self.push_screen(LiveScreen(self.session, self.save_path, save_to=self.save_path))
-        elif self._first_view is not None:
+        elif self.trace_path is not None:
             self.sub_title = self.trace_path.name
-            self.push_screen(TraceScreen(self._first_view, source=self.trace_path))
+            self.push_screen(LoadingScreen(self.trace_path))
+            self._load(self.trace_path, self._first_trace)
+            self._first_trace = None
 
     def on_unmount(self) -> None:
         loop = asyncio.get_running_loop()
@@ -80,29 +110,55 @@ class PtcApp(WhatIf, App):
             loop.remove_signal_handler(signum)
 
     # --- opening traces ---------------------------------------------------------------------
+    @property
+    def loading(self) -> bool:
+        """Whether a trace is being loaded (and will replace the screen once it is)."""
+        return self._loading is not None
+
     def open_trace(self, path: Path | None) -> None:
         """Show the trace at `path` instead of the current one, once it is loaded, rendered and
-        counted in a worker (the screen stays live meanwhile); a bad file is a notification
+        counted in a thread (the screen stays live meanwhile); a bad file is a notification
         and the current trace stays."""
         if path is not None:
             self._load(Path(path))
 
-    @work(thread=True, exclusive=True, group="open", description="load a trace")
-    def _load(self, path: Path) -> None:
+    def _load(self, path: Path, trace: Trace | None = None) -> None:
+        """Load `path` in a daemon thread, not a Textual worker: a worker runs on asyncio's
+        default executor, which asyncio.run waits for on exit, so `q` during a huge load would
+        wait for it. A newer load supersedes this one: its answer is then dropped."""
+        self._loads += 1
+        self._loading = path
+        threading.Thread(target=self._load_in_thread, args=(self._loads, path, trace),
+                         daemon=True, name=f"load {path.name}").start()
+
+    def _load_in_thread(self, number: int, path: Path, trace: Trace | None) -> None:
         try:
-            view = TraceView.of(load_trace(path))
-            view.rows()                          # render and count here, not on the UI thread
+            answer = Loaded(number, path, load_view(path, trace), None)
         except TraceError as e:
-            self.call_from_thread(self.notify, escape_controls(str(e)), title="cannot open trace",
-                                  severity="error", timeout=10, markup=False)
+            answer = Loaded(number, path, None, one_line(str(e)))
+        try:
+            self.post_message(answer)
+        except RuntimeError:        # the app has exited (its event loop is closed): drop it
+            pass
+
+    def on_loaded(self, answer: Loaded) -> None:
+        if answer.number != self._loads:
             return
-        self.call_from_thread(self._show_trace, path, view)
+        self._loading = None
+        if answer.view is not None:
+            self._show_trace(answer.path, answer.view)
+        elif isinstance(self.screen, LoadingScreen):     # the trace the app was started with
+            self.error_line = answer.error
+            self.exit(return_code=2)
+        else:
+            self.notify(escape_controls(answer.error), title="cannot open trace",
+                        severity="error", timeout=10, markup=False)
 
     def _show_trace(self, path: Path, view: TraceView) -> None:
         self.trace_path = path
         self.sub_title = path.name
         screen = TraceScreen(view, source=path)
-        if isinstance(self.screen, TraceScreen):
+        if isinstance(self.screen, (TraceScreen, LoadingScreen)):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
@@ -203,6 +259,8 @@ def run_app(path=None, session: Session | None = None, save_path=None,
     except OSError:           # the terminal is gone (SIGHUP): the run was saved before
         if app.stopped_by is None:
             raise
+    if app.error_line is not None:
+        _tell(app.error_line)
     if app.stopped_by is not None:
         _tell(f"stopped by {app.stopped_by}" +
               (f"; {app.saved_on_signal}" if app.saved_on_signal else ""))

@@ -79,14 +79,8 @@ def read_bytes(path, limit: int | None = None) -> bytes:
     limit = MAX_READ_BYTES if limit is None else limit
     name = os.fspath(path)
     try:
-        _check_type(name, os.stat(path).st_mode)      # before opening: a FIFO's open blocks
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = _open_checked(path, limit)
         try:
-            info = os.fstat(fd)
-            _check_type(name, info.st_mode)    # the file could have changed since the stat
-            if info.st_size > limit:
-                raise UnreadableFile(f"{name}: {info.st_size:,} bytes is larger than the "
-                                     f"{limit:,}-byte limit")
             os.set_blocking(fd, True)
             chunks, total = [], 0
             while chunk := os.read(fd, min(1 << 20, limit + 1 - total)):
@@ -101,6 +95,37 @@ def read_bytes(path, limit: int | None = None) -> bytes:
         raise
     except OSError as e:
         raise UnreadableFile(f"{name}: cannot read the file: {_why(e)}") from None
+
+
+def readable_size(path, limit: int | None = None) -> int:
+    """The size of the file at `path` once it is known that read_bytes would not refuse it by
+    its type, size or permissions (without reading it): a cheap check before a slow load."""
+    fd = _open_checked(path, MAX_READ_BYTES if limit is None else limit)
+    size = os.fstat(fd).st_size
+    os.close(fd)
+    return size
+
+
+def _open_checked(path, limit: int) -> int:
+    """A non-blocking descriptor of the regular file at `path`, no larger than `limit`."""
+    name = os.fspath(path)
+    try:
+        _check_type(name, os.stat(path).st_mode)      # before opening: a FIFO's open blocks
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except UnreadableFile:
+        raise
+    except OSError as e:
+        raise UnreadableFile(f"{name}: cannot read the file: {_why(e)}") from None
+    try:
+        info = os.fstat(fd)
+        _check_type(name, info.st_mode)        # the file could have changed since the stat
+        if info.st_size > limit:
+            raise UnreadableFile(f"{name}: {info.st_size:,} bytes is larger than the "
+                                 f"{limit:,}-byte limit")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _check_type(name: str, mode: int) -> None:

@@ -11,7 +11,7 @@ from dataclasses import asdict, fields
 from engine.history import HistoryOpts, ToolInfo, Turn, Usage
 from engine.lisp import Definition, PtcError, Span, ToolCall
 from engine.trace import strict_json
-from engine.trace.disk import UnreadableFile, read_text, write_atomically
+from engine.trace.disk import UnreadableFile, read_text, readable_size, write_atomically
 from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Parent, Trace
 from engine.trace.values import MalformedValue, decode, encode
 
@@ -116,6 +116,15 @@ def load_trace(path) -> Trace:
     one."""
     name = os.fspath(path)
     return trace_from_json(load_trace_doc(path), name)
+
+
+def trace_file_size(path) -> int:
+    """The size of the trace file at `path`, checked as load_trace checks it before reading
+    (missing, not a regular file, unreadable, too large: UnreadableTrace), without reading it."""
+    try:
+        return readable_size(path, MAX_FILE_BYTES)
+    except UnreadableFile as e:
+        raise UnreadableTrace(str(e)) from None
 
 
 def load_trace_doc(path):

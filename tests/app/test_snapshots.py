@@ -20,7 +20,7 @@ from ptc_tui.token_stats import token_stats
 from ptc_tui.view.tokens import MARKER, cost_text, percent_text
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.text_panel import TextPanel
-from tests.app.conftest import WIDE, sample
+from tests.app.conftest import WIDE, sample, until_loaded
 
 NARROW = (100, 40)       # under the 140-column breakpoint: the three panes stack
 SAMPLE = "error_recovery"  # failed turns with error spans, tool calls, dropped history
@@ -35,7 +35,9 @@ TURN = 3
 
 
 async def settle(app, pilot) -> None:
-    """Let the workers finish (the turn counts) and the screen take in what they sent."""
+    """Let the trace load and the workers finish (the turn counts) and the screen take in what
+    they sent."""
+    await until_loaded(app, pilot)
     await app.workers.wait_for_complete()
     await pilot.pause()
     await pilot.pause()
