@@ -7,7 +7,10 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-MAX_LINES = 5_000          # per side: a diff lays out every row it shows
+from ptc_tui.view.panes import clipped
+
+MAX_LINES = 5_000          # per side: a diff lays out every row it shows, so a side is cut
+MAX_CHARS = 200_000        # here, with a line saying what was left out (panes.clipped)
 CONTEXT = 3                # identical lines kept around a change when folding
 
 
@@ -27,8 +30,8 @@ def side_by_side(left: str | None, right: str | None,
                  fold: bool = False) -> tuple[SideRow, ...]:
     """`left` and `right` aligned line by line; with `fold`, runs of identical lines longer
     than 2 × CONTEXT + 1 become one "folded" row saying how many were left out."""
-    a = (left or "").splitlines()[:MAX_LINES]
-    b = (right or "").splitlines()[:MAX_LINES]
+    a = clipped(left or "", MAX_LINES, MAX_CHARS).splitlines()
+    b = clipped(right or "", MAX_LINES, MAX_CHARS).splitlines()
     rows: list[SideRow] = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     opcodes = matcher.get_opcodes()

@@ -82,3 +82,14 @@ def test_a_saved_forks_parent_is_found_beside_it_and_checked(tmp_path):
     assert find_parent(child, tmp_path / "fork.json")[0] is None
     save_trace(parent, tmp_path / "other.json")
     assert find_parent(parent, None) == (None, "this trace is not a fork")
+
+
+def test_a_huge_side_is_cut_with_a_line_saying_so():
+    """A 50 MB reply quoted in a request must not be laid out whole on the compare screen."""
+    huge = "word " * 1_000_000
+    rows = side_by_side(huge, "short")
+    left = "\n".join(r.left for r in rows if r.left is not None)
+    assert len(left) < 300_000 and "more characters" in left and "the trace has them all" in left
+    many = "\n".join(map(str, range(20_000)))
+    rows = side_by_side(many, many)
+    assert len(rows) < 6_000 and "more lines" in rows[-1].left
