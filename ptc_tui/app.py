@@ -67,8 +67,9 @@ class PtcApp(WhatIf, App):
                  compare: tuple[Path, Path] | None = None) -> None:
         """Open the trace at `trace_path` (a file that cannot be read, or a small broken one,
         raises TraceError before the app starts; a larger one is read once the app shows
-        "loading", and a failure then ends the app with return code 2 and `error_line`), step `session` live, saving it to `save_path` after every turn, or compare the two
-        traces of `compare`."""
+        "loading", and a failure then ends the app with return code 2 and `error_line`), step
+        `session` live, saving it to `save_path` after every turn, or compare the two traces
+        of `compare`."""
         super().__init__()
         self.session = session
         self.save_path = Path(save_path) if save_path is not None else None
