@@ -145,6 +145,7 @@ ERRORS = [
     E("(assoc {:a 1} :b)", "arity_error", (1, 1)),
     E("(hash-map :a)", "arity_error", (1, 1), "(hash-map :a 1 :b 2)"),
     E("(inc \"a\")", "type_error", (1, 1), message='inc expects a number, got string "a"'),
+    E("(* 2 \"ab\")", "type_error", (1, 1), message='* expects numbers, got string "ab"'),
     E("(+ 1 nil)", "type_error", (1, 1), message="got nil"),
     E("(< 1 \"a\")", "type_error", (1, 1), message="cannot compare integer with string"),
     E("(sort [1 \"a\" :k])", "type_error", (1, 1), message="cannot compare"),
