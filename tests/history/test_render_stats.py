@@ -8,7 +8,7 @@ from engine.history import HistoryOpts, render_turns
 from engine.history.stats import CallRef
 from engine.history.strategies import STRATEGIES
 from tests.history.build import NO_CODE, context, make_turns
-from tests.history.rendering import TOOLS, coalesced_stats
+from tests.history.rendering import TOOLS, coalesced_stats, request
 
 
 def refs(*pairs):
@@ -143,3 +143,29 @@ def test_repeated_renders_reuse_work(big_run):
     for _ in range(20):
         assert renderer.render(big_run[-1].memory) == first
     assert time.perf_counter() - started < 1.0
+
+
+BIG = 100_000      # items: past the budget within which values are compared (KEY_BUDGET)
+BIG_TOOLS_SMALL_RUN = {"big": lambda: list(range(BIG)), "ping": lambda: "pong",
+                       "notify": lambda name: None}
+
+
+@pytest.mark.parametrize("programs, unseen", [
+    pytest.param(["(println (tool/big))"], [], id="printed-too-large-to-compare"),
+    pytest.param(["(def a (tool/big))"], [], id="sampled-the-same-object"),
+    pytest.param([f"(def a (vec (range {BIG}))) (tool/big)"], [(1, 0)],
+                 id="equal-but-too-large-to-compare-is-not-seen"),
+    pytest.param(["(def a (tool/big)) (def b a)", "(def a 1)"], [], id="held-by-another-name"),
+])
+def test_results_too_large_to_compare_are_matched_by_print_or_identity(programs, unseen):
+    stats = coalesced_stats(programs, tools=BIG_TOOLS_SMALL_RUN)
+    assert stats.results_unseen == refs(*unseen)
+
+
+def test_full_counts_a_result_after_a_nil_one():
+    # a nil result is nothing to see, and it does not hide the results after it
+    _, stats, _ = request("full", ['(tool/notify "x") (tool/ping)'], tools=BIG_TOOLS_SMALL_RUN)
+    assert stats.results_unseen == refs((1, 1))
+    _, stats, _ = request("full", ['(tool/notify "x") (println (tool/ping))'],
+                          tools=BIG_TOOLS_SMALL_RUN)
+    assert stats.results_unseen == ()
