@@ -98,3 +98,17 @@ def readme_defaults() -> dict[str, int]:
 def test_the_shipped_defaults_are_the_readme_table():
     shipped = {f.name: getattr(Limits(), f.name) for f in fields(Limits)}
     assert readme_defaults() == shipped
+
+
+def test_limits_given_as_none_or_as_limits_are_the_defaults_or_those():
+    assert Limits.from_dict(None) == Limits()
+    mine = Limits(tool_calls=3)
+    assert Limits.from_dict(mine) is mine
+    assert outcome("(dotimes [i 4] (tool/echo i))", {"echo": echo}) == "ok"
+    r = run("(dotimes [i 4] (tool/echo i))", tools={"echo": echo}, limits=mine)
+    assert r.error.reason == "tool_limit_exceeded"
+
+
+def test_a_limits_object_cannot_be_changed_under_the_runs_sharing_it():
+    with pytest.raises(AttributeError):
+        Limits().tool_calls = 5
