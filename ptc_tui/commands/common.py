@@ -8,6 +8,7 @@ import os
 
 from engine.history import STRATEGIES
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
+from engine.tokens import usd_text
 from engine.trace.disk import starts_with, target_problem
 from ptc_tui.commands.output import Output
 from ptc_tui.token_stats import strategy_order
@@ -63,10 +64,8 @@ def tokens(n: int | None) -> str:
 
 
 def usd(amount: float | None) -> str:
-    """A cost, or "unknown" (never $0 for a model without a price)."""
-    if amount is None:
-        return "unknown"
-    return f"${amount:.6f}" if amount < 0.01 else f"${amount:.4f}"
+    """A cost to three significant figures, or "unknown" (never $0 for a model without a price)."""
+    return usd_text(amount)
 
 
 def percent(p: float | None) -> str:
