@@ -8,7 +8,7 @@ import os
 
 from engine.history import STRATEGIES
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
-from engine.tokens import usd_text
+from engine.tokens import CallCost, usd_text
 from engine.trace.disk import starts_with, target_problem
 from ptc_tui.commands.output import Output
 from ptc_tui.token_stats import strategy_order
@@ -66,6 +66,25 @@ def tokens(n: int | None) -> str:
 def usd(amount: float | None) -> str:
     """A cost to three significant figures, or "unknown" (never $0 for a model without a price)."""
     return usd_text(amount)
+
+
+def call_text(c: CallCost) -> str:
+    """`input 1,200 (1,024 cached), output 300 (counted), cost $0.000613`: one LLM call (or
+    several summed) as priced; a count the provider did not report says it was counted."""
+    def notes(*words: str) -> str:
+        said = ", ".join(w for w in words if w)
+        return f" ({said})" if said else ""
+
+    cached = f"{c.cached_tokens:,} cached" if c.cached_tokens else ""
+    return (f"input {c.input_tokens:,}{notes('counted' if c.input_counted else '', cached)}, "
+            f"output {c.output_tokens:,}{notes('counted' if c.output_counted else '')}, "
+            f"cost {usd_text(c.usd)}")
+
+
+def call_json(c: CallCost) -> dict:
+    return {"input_tokens": c.input_tokens, "cached_tokens": c.cached_tokens,
+            "output_tokens": c.output_tokens, "input_counted": c.input_counted,
+            "output_counted": c.output_counted, "cost_usd": c.usd}
 
 
 def percent(p: float | None) -> str:

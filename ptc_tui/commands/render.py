@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from engine.history import HistoryOpts, RenderStats, render
-from engine.tokens import TokenCounter, encoding_for_model
+from engine.history import HistoryOpts, RenderStats, Turn, render
+from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for
 from engine.trace import Trace, load_trace
-from ptc_tui.commands.common import (print_json, CommandError, add_limit_options, overrides, strategy_name,
-                                     tokens, whole_number)
+from ptc_tui.commands.common import (call_json, call_text, print_json, CommandError,
+                                     add_limit_options, overrides, strategy_name, tokens,
+                                     whole_number)
 from ptc_tui.commands.output import Output
-from ptc_tui.token_stats import BASELINE, history_opts, trace_model
+from ptc_tui.token_stats import BASELINE, history_opts, trace_model, turn_cost
 
 
 def add_parser(sub) -> None:
@@ -38,11 +39,14 @@ def run(args: argparse.Namespace, out: Output) -> int:
     opts = history_opts(trace, overrides(args))
     strategy = args.strategy or opts.strategy
     messages, stats = request(trace, n, strategy, opts)
-    counter = TokenCounter(encoding_for_model(args.model or trace_model(trace)))
+    model = args.model or trace_model(trace)
+    counter = TokenCounter(encoding_for_model(model))
     counts = counter.count_messages(messages)
     full = counts.total if strategy == BASELINE else \
         counter.count_messages(request(trace, n, BASELINE, opts)[0]).total
     dropped = dropped_items(trace, stats, opts)
+    turn = trace.turns[n - 1]
+    call = turn_cost(turn, price_for(model) if model else None, counter)
     if args.json:
         doc = {"trace": args.trace, "turn": n, "strategy": strategy,
                "options": {"println_limit": opts.println_limit,
@@ -50,7 +54,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
                            "sample_rule": opts.sample_rule, "errors": opts.errors},
                "encoding": counter.encoding.name,
                "messages": [{**m, "tokens": c} for m, c in zip(messages, counts.per_message)],
-               "input_tokens": counts.total, "full_input_tokens": full, "dropped": dropped}
+               "input_tokens": counts.total, "full_input_tokens": full, "dropped": dropped,
+               "recorded_call": recorded_call_json(turn, call)}
         print_json(doc, out)
         return 0
     out.line(f"{args.trace}: turn {n} of {len(trace.turns)}, strategy {strategy}, "
@@ -62,8 +67,29 @@ def run(args: argparse.Namespace, out: Output) -> int:
     diff = counts.total - full
     versus = "" if strategy == BASELINE else f" ({tokens(full)} under full, {diff:+,})"
     out.line(f"input tokens: {tokens(counts.total)}{versus}, encoding {counter.encoding.name}")
+    out.line(recorded_call_text(turn, call, trace.agent.history.strategy))
     show_dropped(dropped, out)
     return 0
+
+
+def recorded_call_text(turn: Turn, call: CallCost, strategy: str) -> str:
+    """The turn's LLM call as it happened (the request under the recorded `strategy`)."""
+    r = turn.response
+    said = [f"model {r.model}" if r and r.model else "",
+            f"finish {r.finish_reason}" if r and r.finish_reason else "",
+            f"({r.provider_finish_reason})" if r and r.provider_finish_reason
+            and r.provider_finish_reason != r.finish_reason else ""]
+    said = " ".join(s for s in said if s)
+    return (f"recorded LLM call ({strategy}, as sent): {said + ', ' if said else ''}"
+            f"LLM {turn.llm_ms / 1000:.2f} s, program {turn.run_ms:,.1f} ms; {call_text(call)}")
+
+
+def recorded_call_json(turn: Turn, call: CallCost) -> dict:
+    r = turn.response
+    return {"model": r and r.model, "response_id": r and r.id,
+            "finish_reason": r and r.finish_reason,
+            "provider_finish_reason": r and r.provider_finish_reason,
+            "llm_ms": turn.llm_ms, "run_ms": turn.run_ms, **call_json(call)}
 
 
 def request(trace: Trace, n: int, strategy: str, opts: HistoryOpts):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from engine.tokens import CallCost, TokenCounter, total_cost
 from engine.trace import Trace, load_trace
-from ptc_tui.commands.common import (print_json, add_limit_options, overrides, percent, strategy_name,
-                                     tokens, usd)
+from ptc_tui.commands.common import (call_json, call_text, print_json, add_limit_options,
+                                     overrides, percent, strategy_name, tokens, usd)
 from ptc_tui.commands.output import Column, Output
-from ptc_tui.token_stats import TokenStats, stats_json, token_stats
+from ptc_tui.token_stats import TokenStats, stats_json, token_stats, turn_cost
 
 
 def add_parser(sub) -> None:
@@ -27,17 +28,26 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace, out: Output) -> int:
     trace = load_trace(args.trace)
     stats = token_stats(trace, args.strategy, overrides(args), args.model)
+    calls = recorded_calls(trace, stats)
     if args.json:
         doc = {"trace": args.trace, "turns_count": len(trace.turns),
                "outcome": trace.outcome.status,
-               "recorded_strategy": trace.agent.history.strategy, **stats_json(stats)}
+               "recorded_strategy": trace.agent.history.strategy, **stats_json(stats),
+               "recorded_calls": call_json(calls)}
         print_json(doc, out)
         return 0
-    show(args.trace, trace, stats, out)
+    show(args.trace, trace, stats, calls, out)
     return 0
 
 
-def show(name: str, trace: Trace, stats: TokenStats, out: Output) -> None:
+def recorded_calls(trace: Trace, stats: TokenStats) -> CallCost:
+    """The LLM calls as recorded, summed and priced at the stats' model: input, cached input
+    and output each at its price, from the provider's usage where it reported one."""
+    counter = TokenCounter(stats.encoding)
+    return total_cost([turn_cost(t, stats.price, counter) for t in trace.turns])
+
+
+def show(name: str, trace: Trace, stats: TokenStats, calls: CallCost, out: Output) -> None:
     opts = stats.opts
     out.line(f"{name}: {trace.agent.name}, {len(trace.turns)} turns, {trace.outcome.status}")
     out.line(f"recorded strategy: {trace.agent.history.strategy}; println_limit "
@@ -69,3 +79,5 @@ def show(name: str, trace: Trace, stats: TokenStats, out: Output) -> None:
         out.line()
         out.line("reported: input tokens the provider counted for the requests actually sent "
                  f"({trace.agent.history.strategy}, as recorded)")
+    out.line()
+    out.line(f"recorded LLM calls ({trace.agent.history.strategy}, as sent): {call_text(calls)}")

@@ -1,12 +1,13 @@
 """`ptc-tui render`: the exact messages of one turn's request, their tokens, what was dropped."""
 
+import dataclasses
 import json
 
 import pytest
 
-from engine.history import render
-from engine.tokens import TokenCounter, encoding_for_model
-from engine.trace import load_trace
+from engine.history import Response, Usage, render
+from engine.tokens import TokenCounter, encoding_for_model, price_for
+from engine.trace import load_trace, save_trace
 from sample_traces import trace_path
 from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
 
@@ -73,3 +74,28 @@ def test_compared_with_full(cli):
     text = cli("render", PRODUCT_TRACE, "--turn", 3).out
     diff = doc["input_tokens"] - full["input_tokens"]
     assert f"({full['input_tokens']:,} under full, {diff:+,})" in text
+
+
+def test_the_recorded_llm_call_is_shown_priced_part_by_part(cli, tmp_path):
+    trace = load_trace(PRODUCT_TRACE)
+    second = dataclasses.replace(trace.turns[1], usage=Usage(3000, 200, 2048), llm_ms=1234.0,
+                                 run_ms=5.25, response=Response("gpt-4o-mini-2024-07-18",
+                                                                "chatcmpl-9", "stop", "stop"))
+    path = tmp_path / "called.json"
+    save_trace(dataclasses.replace(trace, turns=(trace.turns[0], second, *trace.turns[2:])), path)
+    price = price_for("gpt-4o-mini")
+    doc = json.loads(cli("render", path, "--turn", 2, "--model", "gpt-4o-mini", "--json").out)
+    call = doc["recorded_call"]
+    assert (call["model"], call["response_id"], call["finish_reason"]) == \
+        ("gpt-4o-mini-2024-07-18", "chatcmpl-9", "stop")
+    assert (call["input_tokens"], call["cached_tokens"], call["output_tokens"]) == (3000, 2048, 200)
+    assert call["cost_usd"] == pytest.approx(
+        (952 * price.input + 2048 * price.cached_input + 200 * price.output) / 1e6)
+    out = cli("render", path, "--turn", 2, "--model", "gpt-4o-mini").out
+    line = next(x for x in out.splitlines() if x.startswith("recorded LLM call"))
+    assert "model gpt-4o-mini-2024-07-18 finish stop, LLM 1.23 s, program 5.2 ms" in line
+    assert "input 3,000 (2,048 cached), output 200, cost $0.000" in line
+    # a turn the provider reported nothing for: counted, and said so
+    first = next(x for x in cli("render", path, "--turn", 1).out.splitlines()
+                 if x.startswith("recorded LLM call"))
+    assert "(counted), output" in first and first.endswith("(counted), cost unknown")

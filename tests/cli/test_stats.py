@@ -102,3 +102,32 @@ def test_sample_without_usage_has_no_reported_column(cli):
     out = cli("stats", PRODUCT_TRACE).out
     assert "reported" not in out
     assert json.loads(cli("stats", PRODUCT_TRACE, "--json").out)["reported_input_tokens"] is None
+
+
+def test_recorded_calls_are_priced_from_the_reported_usage(cli, tmp_path):
+    trace = load_trace(PRODUCT_TRACE)
+    turns = tuple(dataclasses.replace(t, usage=Usage(2000, 100, 1500)) for t in trace.turns)
+    path = tmp_path / "reported.json"
+    save_trace(dataclasses.replace(trace, turns=turns), path)
+    doc = json.loads(cli("stats", path, "--model", "gpt-4o-mini", "--json").out)
+    n = len(turns)
+    price = price_for("gpt-4o-mini")
+    calls = doc["recorded_calls"]
+    assert (calls["input_tokens"], calls["cached_tokens"], calls["output_tokens"]) == \
+        (2000 * n, 1500 * n, 100 * n)
+    assert not calls["input_counted"] and not calls["output_counted"]
+    assert calls["cost_usd"] == pytest.approx(
+        n * (500 * price.input + 1500 * price.cached_input + 100 * price.output) / 1e6)
+    line = next(line for line in cli("stats", path, "--model", "gpt-4o-mini").out.splitlines()
+                if line.startswith("recorded LLM calls"))
+    assert f"input {2000 * n:,} ({1500 * n:,} cached), output {100 * n:,}, cost $" in line
+
+
+def test_recorded_calls_without_usage_say_their_tokens_were_counted(cli):
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--json").out)
+    calls = doc["recorded_calls"]
+    assert calls["input_counted"] and calls["output_counted"] and calls["output_tokens"] > 0
+    assert calls["cost_usd"] is None                 # scripted: no model, no price
+    line = next(line for line in cli("stats", PRODUCT_TRACE).out.splitlines()
+                if line.startswith("recorded LLM calls"))
+    assert "(counted), output" in line and line.endswith("(counted), cost unknown")
