@@ -22,7 +22,10 @@ def strategy_order() -> tuple[str, ...]:
 
 
 def turn_status(turn: Turn) -> str:
-    """One word for how a turn ended: ok, error, return, fail or no code."""
+    """One word for how a turn ended: ok, error, return, fail or no code (a reply cut at the
+    output limit is an error, reason `truncated`, whether or not code came before the cut)."""
+    if turn.error is not None and turn.error.reason == "truncated":
+        return "error"
     if turn.program is None:
         return "no code"
     if turn.error is not None:
