@@ -1,10 +1,12 @@
 """Traces as OpenTelemetry spans (OTLP/JSON `TracesData`) and back (docs/trace-format.md).
 
-The export follows the OpenTelemetry GenAI semantic conventions, so any OTLP viewer shows the
-run: an `invoke_agent` span for the run, a `chat` span per turn under it, an `execute_tool`
-span per tool call under its turn. PTC facts go under `ptc.*`; among them the trace-format
-JSON of the agent, the outcome, the message table and every turn, which is what `from_otlp`
-reads back, so an export loses nothing. Plain JSON dicts: no OpenTelemetry library needed.
+The export follows the OpenTelemetry GenAI semantic conventions (v1.41.0, the names kept by
+semantic-conventions-genai), so any OTLP viewer shows the run: an `invoke_agent` span for the
+run; per turn under it, a `chat` span for the LLM call, then an `execute_program` span for the
+program's run with an `execute_tool` span per tool call under it. PTC facts go under `ptc.*`;
+among them the trace-format JSON of the agent, the outcome, the message table and every turn,
+which is what `from_otlp` reads back, so an export loses nothing. Plain JSON dicts: no
+OpenTelemetry library needed.
 
 Everything in an export is derived from the trace (ids from a hash of its content, times from
 `created_at` and the turns' timings), so one trace always exports the same bytes.
@@ -29,6 +31,8 @@ KIND_INTERNAL, KIND_CLIENT = 1, 3
 STATUS_ERROR = 2
 
 INVOKE_AGENT, CHAT, EXECUTE_TOOL = "invoke_agent", "chat", "execute_tool"
+# Not a GenAI operation, so named under ptc.* (`ptc.operation.name`), not gen_ai.operation.name.
+EXECUTE_PROGRAM = "execute_program"
 
 
 # --- export --------------------------------------------------------------------------------
@@ -52,27 +56,30 @@ def to_otlp(trace: Trace) -> dict:
     start = max(end - total, 0)
     end = start + total
 
+    # every span of the run says which conversation it belongs to: the run's own trace id
+    conversation = _attr("gen_ai.conversation.id", trace_id)
     root_id = _span_id(trace_id, "run")
     spans = [_span(trace_id, root_id, "", _name(INVOKE_AGENT, trace.agent.name), KIND_INTERNAL,
-                   start, end, _root_attrs(trace, doc, llm_attrs), _root_status(trace))]
+                   start, end, [*_root_attrs(trace, doc, llm_attrs), conversation],
+                   _root_status(trace))]
     cursor = start
     for turn, turn_doc in zip(trace.turns, doc["turns"], strict=True):
-        chat_id = _span_id(trace_id, f"turn {turn.number}")
         llm_end = cursor + _ns(turn.llm_ms)
         turn_end = llm_end + _ns(turn.run_ms)
+        ran = turn.error is None or turn.error.reason not in REPLY_FAILURES
         status = None if turn.error is None else \
             {"code": STATUS_ERROR, "message": f"{turn.error.reason}: {turn.error.message}"}
-        spans.append(_span(trace_id, chat_id, root_id, _name(CHAT, model), KIND_CLIENT,
-                           cursor, turn_end, _chat_attrs(turn, turn_doc, llm_attrs), status))
-        tool_start = llm_end                # tools run while the program runs, one after another
-        for i, call in enumerate(turn.tool_calls):
-            tool_end = min(tool_start + _ns(call.duration_ms), max(turn_end, tool_start))
-            status = None if call.error is None else {"code": STATUS_ERROR, "message": call.error}
-            spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number} tool {i}"),
-                               chat_id, _name(EXECUTE_TOOL, call.name), KIND_INTERNAL,
-                               tool_start, tool_end,
-                               _tool_attrs(call, i, tools.get(call.name, "")), status))
-            tool_start = tool_end
+        spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number}"), root_id,
+                           _name(CHAT, model), KIND_CLIENT, cursor, llm_end,
+                           [*_chat_attrs(turn, turn_doc, llm_attrs), conversation],
+                           None if ran else status))
+        if ran:
+            program_id = _span_id(trace_id, f"turn {turn.number} program")
+            spans.append(_span(trace_id, program_id, root_id, EXECUTE_PROGRAM, KIND_INTERNAL,
+                               llm_end, turn_end,
+                               [*_program_attrs(turn, turn_doc), conversation], status))
+            spans += _tool_spans(trace_id, turn, program_id, llm_end, turn_end, tools,
+                                 conversation)
         cursor = turn_end
 
     scope = {"name": SERVICE}
@@ -83,6 +90,26 @@ def to_otlp(trace: Trace) -> dict:
                                     _attr("ptc.engine_version", trace.engine_version)]},
         "scopeSpans": [{"scope": scope, "spans": spans}],
     }]}
+
+
+# Failures of the reply itself: no program ran, so the turn has no execute_program span and
+# its chat span carries the error.
+REPLY_FAILURES = ("no_code", "truncated")
+
+
+def _tool_spans(trace_id, turn: Turn, program_id, start, end, tools, conversation) -> list:
+    """The turn's tool calls, one after another from the program's start, kept inside it."""
+    spans = []
+    for i, call in enumerate(turn.tool_calls):
+        call_end = min(start + _ns(call.duration_ms), max(end, start))
+        status = None if call.error is None else {"code": STATUS_ERROR, "message": call.error}
+        spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number} tool {i}"),
+                           program_id, _name(EXECUTE_TOOL, call.name), KIND_INTERNAL,
+                           start, call_end,
+                           [*_tool_attrs(call, i, tools.get(call.name, "")), conversation],
+                           status))
+        start = call_end
+    return spans
 
 
 def llm_provider_model(llm: str) -> tuple[str, str]:
@@ -128,36 +155,58 @@ def _root_status(trace: Trace) -> dict | None:
 
 
 def _chat_attrs(turn: Turn, turn_doc: dict, llm_attrs: list) -> list:
+    """The LLM call: request, response, usage as reported, and the turn's JSON (read back)."""
     attrs = [_attr("gen_ai.operation.name", CHAT), *llm_attrs]
+    r = turn.response
+    finish = r and (r.finish_reason or r.provider_finish_reason)
+    if r is not None:
+        attrs += [_attr(key, value) for key, value in (
+            ("gen_ai.response.model", r.model), ("gen_ai.response.id", r.id),
+            ("gen_ai.response.finish_reasons", [finish] if finish else None),
+            ("ptc.response.provider_finish_reason", r.provider_finish_reason))
+            if value is not None]
     usage = turn.usage
     if usage is not None:
-        for key, value in (("gen_ai.usage.input_tokens", usage.input_tokens),
-                           ("gen_ai.usage.output_tokens", usage.output_tokens),
-                           ("gen_ai.usage.cache_read.input_tokens", usage.cached_tokens)):
-            if value is not None:
-                attrs.append(_attr(key, value))
+        attrs += [_attr(key, value) for key, value in (
+            ("gen_ai.usage.input_tokens", usage.input_tokens),
+            ("gen_ai.usage.output_tokens", usage.output_tokens),
+            ("gen_ai.usage.cache_read.input_tokens", usage.cached_tokens),
+            ("gen_ai.usage.cache_creation.input_tokens", usage.cache_write_tokens),
+            ("gen_ai.usage.reasoning.output_tokens", usage.reasoning_tokens))
+            if value is not None]
+    # finish_reason only as recorded: a scripted reply's end was never reported
+    output = {"role": "assistant", "parts": [{"type": "text", "content": turn.raw_response}]}
     attrs += [
         _attr("gen_ai.input.messages", _json(
             [{"role": m["role"], "parts": [{"type": "text", "content": m["content"]}]}
              for m in turn.messages])),
         _attr("gen_ai.output.messages", _json(
-            [{"role": "assistant", "parts": [{"type": "text", "content": turn.raw_response}],
-              "finish_reason": "stop"}])),
+            [{**output, "finish_reason": finish} if finish else output])),
         _attr("ptc.turn.number", turn.number),
     ]
-    if turn.program is not None:
-        attrs.append(_attr("ptc.program", turn.program))
-    attrs += [_attr("ptc.prints", list(turn.prints)),
-              _attr("ptc.result", _json(turn_doc["result"]))]
+    if turn.error is not None and turn.error.reason in REPLY_FAILURES:
+        attrs += _error_attrs(turn.error)
+    attrs.append(_attr("ptc.turn", _json(turn_doc)))      # what from_otlp reads back
+    return attrs
+
+
+def _program_attrs(turn: Turn, turn_doc: dict) -> list:
+    """The program's run: its code, prints, result, signal and error."""
+    attrs = [_attr("ptc.operation.name", EXECUTE_PROGRAM), _attr("ptc.turn.number", turn.number),
+             _attr("ptc.program", turn.program or ""), _attr("ptc.prints", list(turn.prints)),
+             _attr("ptc.result", _json(turn_doc["result"]))]
     if turn.signal is not None:
         attrs.append(_attr("ptc.signal", turn.signal))
     if turn.error is not None:
-        attrs += [_attr("error.type", turn.error.reason),
-                  _attr("ptc.error.reason", turn.error.reason),
-                  _attr("ptc.error.message", turn.error.message)]
-        if turn.error.hint:
-            attrs.append(_attr("ptc.error.hint", turn.error.hint))
-    attrs.append(_attr("ptc.turn", _json(turn_doc)))      # what from_otlp reads back
+        attrs += _error_attrs(turn.error)
+    return attrs
+
+
+def _error_attrs(error) -> list:
+    attrs = [_attr("error.type", error.reason), _attr("ptc.error.reason", error.reason),
+             _attr("ptc.error.message", error.message)]
+    if error.hint:
+        attrs.append(_attr("ptc.error.hint", error.hint))
     return attrs
 
 
