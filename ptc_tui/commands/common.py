@@ -1,12 +1,14 @@
-"""What several commands share: history-option flags, number and cost formats, CommandError."""
+"""What several commands share: history-option flags and labels, number and cost formats,
+CommandError."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+from dataclasses import fields
 
-from engine.history import STRATEGIES
+from engine.history import STRATEGIES, HistoryOpts
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
 from engine.tokens import CallCost, usd_text
 from engine.trace.disk import starts_with, target_problem
@@ -52,6 +54,29 @@ def overrides(args: argparse.Namespace) -> dict:
     """The history options given on the command line (None: keep the trace's)."""
     names = ("println_limit", "tool_call_limit", "sample_rule", "errors")
     return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
+
+
+def options_text(recorded: HistoryOpts, shown: HistoryOpts) -> str:
+    """`recorded options: coalesced` when `shown` are the options the trace was recorded
+    with, else `what-if: compaction, println_limit 5 (recorded: coalesced, println_limit 3)`:
+    the strategy, then each option that differs."""
+    changed = [f.name for f in fields(HistoryOpts)
+               if f.name != "strategy" and getattr(shown, f.name) != getattr(recorded, f.name)]
+    if not changed and shown.strategy == recorded.strategy:
+        return f"recorded options: {recorded.strategy}"
+
+    def listed(opts: HistoryOpts) -> str:
+        return ", ".join([opts.strategy, *(f"{n} {getattr(opts, n)}" for n in changed)])
+
+    return f"what-if: {listed(shown)} (recorded: {listed(recorded)})"
+
+
+def options_json(recorded: HistoryOpts, shown: HistoryOpts) -> dict:
+    """What --json says of the same: recorded or not, and the recorded value of each option
+    that differs."""
+    differ = {f.name: getattr(recorded, f.name) for f in fields(HistoryOpts)
+              if getattr(shown, f.name) != getattr(recorded, f.name)}
+    return {"recorded_options": not differ, "recorded_values": differ}
 
 
 def print_json(doc, out: Output) -> None:

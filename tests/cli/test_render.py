@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from engine.agent import execute_turn
 from engine.history import Response, Usage, render
 from engine.tokens import TokenCounter, encoding_for_model, price_for
 from engine.trace import load_trace, save_trace
@@ -99,3 +100,55 @@ def test_the_recorded_llm_call_is_shown_priced_part_by_part(cli, tmp_path):
     first = next(x for x in cli("render", path, "--turn", 1).out.splitlines()
                  if x.startswith("recorded LLM call"))
     assert "(counted), output" in first and first.endswith("(counted), cost unknown")
+
+
+def test_the_first_lines_say_whether_the_options_are_the_recorded_ones(cli):
+    lines = cli("render", PRODUCT_TRACE, "--turn", 2).out.splitlines()
+    assert lines[1] == "recorded options: coalesced"
+    what_if = cli("render", PRODUCT_TRACE, "--turn", 2, "--strategy", "compaction",
+                  "--println-limit", 5).out.splitlines()
+    assert what_if[1] == ("what-if: compaction, println_limit 5 "
+                          "(recorded: coalesced, println_limit 15)")
+    assert next(x for x in what_if if x.startswith("input tokens")).startswith(
+        "input tokens (what-if): ")
+    # the recorded options given again on the command line are still the recorded ones
+    same = cli("render", PRODUCT_TRACE, "--turn", 2, "--strategy", "coalesced",
+               "--println-limit", 15).out.splitlines()
+    assert same[1] == "recorded options: coalesced"
+    doc = json.loads(cli("render", PRODUCT_TRACE, "--turn", 2, "--errors", "unrecovered",
+                         "--json").out)
+    assert doc["recorded_options"] is False and doc["recorded_values"] == {"errors": "all"}
+    doc = json.loads(cli("render", PRODUCT_TRACE, "--turn", 2, "--json").out)
+    assert doc["recorded_options"] is True and doc["recorded_values"] == {}
+
+
+def test_reply_shows_the_whole_reply_with_the_program_marked(cli):
+    trace = load_trace(PRODUCT_TRACE)
+    reply = trace.turns[1].raw_response
+    out = cli("render", PRODUCT_TRACE, "--turn", 2, "--reply").out
+    section = out[out.index("----- REPLY ("):out.index("----- end -----")]
+    heading, *lines = section.rstrip("\n").split("\n")
+    assert "▶ the program taken from it" in heading and "what-if" not in heading
+    assert [line[2:] for line in lines] == reply.split("\n")           # the whole reply
+    marked = [line[2:] for line in lines if line.startswith("▶ ")]
+    assert marked[0] == "```clojure" and marked[-1] == "```"
+    assert "\n".join(marked[1:-1]).strip() == trace.turns[1].program
+    assert all(line.startswith("  ") for line in lines if "thinking:" in line)
+    assert "REPLY" not in cli("render", PRODUCT_TRACE, "--turn", 2).out
+    doc = json.loads(cli("render", PRODUCT_TRACE, "--turn", 2, "--reply", "--json").out)
+    [(start, end)] = doc["reply"]["program_spans"]
+    assert doc["reply"]["text"][start:end].startswith("```clojure")
+    assert doc["reply"]["program_ran"] is True
+
+
+def test_a_truncated_reply_says_its_program_did_not_run(cli, tmp_path):
+    trace = load_trace(PRODUCT_TRACE)
+    cut = execute_turn(1, trace.turns[0].raw_response, {}, messages=trace.turns[0].messages,
+                       response=Response(finish_reason="length", provider_finish_reason="length"))
+    path = tmp_path / "cut.json"
+    save_trace(dataclasses.replace(trace, turns=(cut,)), path)
+    out = cli("render", path, "--turn", 1, "--reply").out
+    heading = next(x for x in out.splitlines() if x.startswith("----- REPLY"))
+    assert "not run: truncated" in heading
+    assert "finish length" in next(x for x in out.splitlines()
+                                   if x.startswith("recorded LLM call"))
