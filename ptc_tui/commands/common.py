@@ -56,12 +56,17 @@ def overrides(args: argparse.Namespace) -> dict:
     return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
 
 
+def changed_options(recorded: HistoryOpts, shown: HistoryOpts) -> list[str]:
+    """The names of the options (but the strategy) whose values differ."""
+    return [f.name for f in fields(HistoryOpts)
+            if f.name != "strategy" and getattr(shown, f.name) != getattr(recorded, f.name)]
+
+
 def options_text(recorded: HistoryOpts, shown: HistoryOpts) -> str:
     """`recorded options: coalesced` when `shown` are the options the trace was recorded
     with, else `what-if: compaction, println_limit 5 (recorded: coalesced, println_limit 3)`:
     the strategy, then each option that differs."""
-    changed = [f.name for f in fields(HistoryOpts)
-               if f.name != "strategy" and getattr(shown, f.name) != getattr(recorded, f.name)]
+    changed = changed_options(recorded, shown)
     if not changed and shown.strategy == recorded.strategy:
         return f"recorded options: {recorded.strategy}"
 

@@ -58,8 +58,8 @@ def test_product_search_totals_and_savings_line(cli):
     out = cli("stats", PRODUCT_TRACE).out
     row = next(line for line in out.splitlines() if line.startswith("coalesced "))
     t = doc["totals"]["coalesced"]
-    assert row.split() == ["coalesced", f"{t['input_tokens']:,}", f"{t['saved_tokens']:,}",
-                           f"{t['saved_percent']:.1f}%", "unknown"]
+    assert row.split() == ["coalesced", "recorded", f"{t['input_tokens']:,}",
+                           f"{t['saved_tokens']:,}", f"{t['saved_percent']:.1f}%", "unknown"]
 
 
 def test_strategy_subset_and_model_price(cli):
@@ -131,3 +131,25 @@ def test_recorded_calls_without_usage_say_their_tokens_were_counted(cli):
     line = next(line for line in cli("stats", PRODUCT_TRACE).out.splitlines()
                 if line.startswith("recorded LLM calls"))
     assert "(counted), output" in line and line.endswith("(counted), cost unknown")
+
+
+def test_each_strategy_row_says_whether_its_counts_are_recorded_or_what_if(cli):
+    def counts(*argv):
+        out = cli("stats", PRODUCT_TRACE, *argv).out.splitlines()
+        start = next(i for i, x in enumerate(out) if x.startswith("strategy "))
+        return {x.split()[0]: x.split()[1] for x in out[start + 1:start + 5]}, out
+
+    labels, out = counts()
+    assert labels == {"full": "what-if", "coalesced": "recorded", "compaction": "what-if",
+                      "namespaced": "what-if"}
+    assert not any(x.startswith("what-if for every strategy") for x in out)
+    # another limit makes every row a what-if, the recorded strategy's too
+    labels, out = counts("--println-limit", "2")
+    assert set(labels.values()) == {"what-if"}
+    assert "what-if for every strategy: println_limit 2 (recorded: println_limit 15)" in out
+    assert out[1].startswith("recorded strategy: coalesced; println_limit 15,")
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--json").out)
+    assert {s: t["recorded_options"] for s, t in doc["totals"].items()} == \
+        {"full": False, "coalesced": True, "compaction": False, "namespaced": False}
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--println-limit", "2", "--json").out)
+    assert not any(t["recorded_options"] for t in doc["totals"].values())
