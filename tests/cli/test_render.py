@@ -9,6 +9,7 @@ from engine.agent import execute_turn
 from engine.history import Response, Usage, render
 from engine.tokens import TokenCounter, encoding_for_model, price_for
 from engine.trace import load_trace, save_trace
+from ptc_tui.token_stats import turn_status
 from sample_traces import trace_path
 from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
 
@@ -145,6 +146,7 @@ def test_a_truncated_reply_says_its_program_did_not_run(cli, tmp_path):
     trace = load_trace(PRODUCT_TRACE)
     cut = execute_turn(1, trace.turns[0].raw_response, {}, messages=trace.turns[0].messages,
                        response=Response(finish_reason="length", provider_finish_reason="length"))
+    assert cut.program is not None and turn_status(cut) == "error"    # not "ok", not "no code"
     path = tmp_path / "cut.json"
     save_trace(dataclasses.replace(trace, turns=(cut,)), path)
     out = cli("render", path, "--turn", 1, "--reply").out
