@@ -5,6 +5,7 @@ what-if; the turn's recorded LLM call and, with --reply, the model's whole reply
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 
 from engine.agent import program_spans
 from engine.history import HistoryOpts, RenderStats, Turn, render
@@ -92,11 +93,15 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
 
 def inherited_note(trace: Trace, n: int) -> str:
-    """A fork's turn before its fork point was recorded by the parent, under its options."""
+    """A fork's turn before its fork point was sent by the parent, whose history options
+    were not the fork's (recorded here are the fork's)."""
     p = trace.parent
-    if p is None or n >= p.turn or not p.changed:
+    options = {f.name for f in fields(HistoryOpts)}
+    differ = [name for name in (p.changed if p else {}) if name in options]
+    if p is None or n >= p.turn or not differ:
         return ""
-    return f"; turn {n} was recorded by the parent run, under its options"
+    return (f"; but turn {n} was sent by the parent run, whose {', '.join(differ)} "
+            f"{'was' if len(differ) == 1 else 'were'} not the fork's")
 
 
 def ran(turn: Turn) -> bool:

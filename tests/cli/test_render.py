@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine.agent import execute_turn
+from engine.agent import execute_turn, fork, fork_llm
 from engine.history import Response, Usage, render
 from engine.tokens import TokenCounter, encoding_for_model, price_for
 from engine.trace import load_trace, save_trace
@@ -154,3 +154,17 @@ def test_a_truncated_reply_says_its_program_did_not_run(cli, tmp_path):
     assert "not run: truncated" in heading
     assert "finish length" in next(x for x in out.splitlines()
                                    if x.startswith("recorded LLM call"))
+
+
+def test_a_forks_inherited_turn_says_the_parent_sent_it_under_other_options(cli, tmp_path):
+    parent = load_trace(PRODUCT_TRACE)
+    opts = parent.agent.history.with_changes(strategy="namespaced")
+    session = fork(parent, 3, fork_llm(None, parent, 3, "product_search.json"), opts=opts)
+    while not session.done:
+        session.step()
+    path = tmp_path / "fork.json"
+    save_trace(session.trace(), path)
+    second = cli("render", path, "--turn", 2).out.splitlines()[1]
+    assert second == ("recorded options: namespaced; but turn 2 was sent by the parent run, "
+                      "whose strategy was not the fork's")
+    assert cli("render", path, "--turn", 3).out.splitlines()[1] == "recorded options: namespaced"
