@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-from engine.history import STRATEGIES, HistoryOpts, Turn, render_turns
-from engine.tokens import Price, TokenCounter, TokenEncoding, cost, encoding_for_model, price_for
+from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, render_turns
+from engine.tokens import (CallCost, Price, TokenCounter, TokenEncoding, call_cost, cost,
+                           encoding_for_model, price_for)
 from engine.trace import Trace
 
 BASELINE = "full"
@@ -21,7 +22,10 @@ def strategy_order() -> tuple[str, ...]:
 
 
 def turn_status(turn: Turn) -> str:
-    """One word for how a turn ended: ok, error, return, fail or no code."""
+    """One word for how a turn ended: ok, error, return, fail or no code (a reply cut at the
+    output limit is an error, reason `truncated`, whether or not code came before the cut)."""
+    if turn.error is not None and turn.error.reason == "truncated":
+        return "error"
     if turn.program is None:
         return "no code"
     if turn.error is not None:
@@ -33,6 +37,14 @@ def trace_model(trace: Trace) -> str | None:
     """The model a trace's LLM spec names (`openai:gpt-4o-mini`), None for scripted/replay."""
     prefix, _, rest = trace.agent.llm.partition(":")
     return trace.agent.llm if prefix in MODEL_PROVIDERS and rest.strip() else None
+
+
+def turn_cost(turn: Turn, price: Price | None, counter: TokenCounter) -> CallCost:
+    """What `turn`'s LLM call cost: its recorded request and reply at `price`, with the
+    provider's usage where reported (else counted with `counter`, and marked counted)."""
+    u = turn.usage or Usage()
+    return call_cost(price, counter, turn.messages, turn.raw_response,
+                     u.input_tokens, u.output_tokens, u.cached_tokens)
 
 
 @dataclass(frozen=True)

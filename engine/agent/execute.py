@@ -9,6 +9,15 @@ from engine.history import Response, Turn, Usage
 from engine.lisp import PtcError, run
 from engine.llm import Completion
 
+# A reply cut by the output limit is never run, even when the part that came holds a whole
+# code block: the code meant to follow it (a `return`, a fix) is missing, and a program run
+# half is a state the model never chose. The model is told, and writes a shorter reply.
+TRUNCATED = PtcError(
+    "truncated", "your reply was cut off at the output token limit before it ended, so none "
+    "of its code was run",
+    hint="write a shorter reply: one short program with few words around it; split large "
+         "work over several turns")
+
 
 def previous_results(turns: Sequence[Turn]) -> tuple:
     """`*1 *2 *3` for the turn after `turns`: the values of the last three programs that ran
@@ -32,12 +41,16 @@ def execute_turn(number: int, reply: str, memory: Mapping, *, data=None, tools=N
     """Turn `number`: the program found in `reply`, run against `memory`, `data` and `tools`,
     with `previous` (see previous_results) as `*1 *2 *3`.
 
-    A reply without code is a failed turn (reason `no_code`); memory after a failed turn is
-    the memory before it (the engine rolls a failed run back).
+    A reply without code is a failed turn (reason `no_code`), and so is one the provider cut
+    at the output limit (finish reason `length`; reason `truncated`): its program, if any, is
+    kept but not run. Memory after a failed turn is the memory before it (the engine rolls a
+    failed run back).
     """
     program = extract_program(reply)
     common = dict(number=number, raw_response=reply, program=program, messages=tuple(messages),
                   usage=usage, response=response, llm_ms=llm_ms)
+    if response is not None and response.finish_reason == "length":
+        return Turn(**common, error=TRUNCATED, memory=memory)
     if program is None:
         return Turn(**common, error=PtcError("no_code", NO_CODE_MESSAGE), memory=memory)
     r = run(program, data=data, tools=tools, memory=memory, limits=limits, previous=previous)

@@ -25,19 +25,31 @@ def extract_program(reply: str) -> str | None:
     characters are removed, odd spaces made plain and smart quotes straightened. `#_` forms stay: the reader
     discards them itself, so error positions match the code as the LLM wrote it.
     """
-    text = reply.replace("\r\n", "\n").replace("\r", "\n")
-    blocks = [(tag.strip().lower(), body.strip()) for tag, body in _FENCE.findall(text)]
-    chosen = [body for tag, body in blocks if tag in _LISP_TAGS and body]
-    if not chosen:
-        chosen = [body for _, body in blocks if _clean(body).startswith("(")]
-    if not chosen:
-        whole = text.strip()
-        chosen = [whole] if _clean(whole).startswith("(") else []
-    if not chosen:
+    _, parts = _program_parts(reply)
+    if not parts:
         return None
-    code = "\n\n".join(chosen)
-    code = _clean(code)
+    code = _clean("\n\n".join(body for _, body in parts))
     return code or None
+
+
+def program_spans(reply: str) -> tuple[str, list[tuple[int, int]]]:
+    """Where the program is in `reply`: its text with line ends made `\n`, and the (start,
+    end) of each part extract_program takes (a whole fenced block, fences included, or the
+    whole reply); no parts when it has no program."""
+    text, parts = _program_parts(reply)
+    return text, [span for span, _ in parts]
+
+
+def _program_parts(reply: str) -> tuple[str, list[tuple[tuple[int, int], str]]]:
+    text = reply.replace("\r\n", "\n").replace("\r", "\n")
+    blocks = [(m.span(), m.group(1).strip().lower(), m.group(2).strip())
+              for m in _FENCE.finditer(text)]
+    chosen = [(span, body) for span, tag, body in blocks if tag in _LISP_TAGS and body]
+    if not chosen:
+        chosen = [(span, body) for span, _, body in blocks if _clean(body).startswith("(")]
+    if not chosen and _clean(text.strip()).startswith("("):
+        chosen = [((0, len(text)), text.strip())]
+    return text, chosen
 
 
 def _clean(code: str) -> str:

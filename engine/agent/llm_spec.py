@@ -14,10 +14,15 @@ def open_llm(spec: str, **options):
         path = spec[len("replay:"):]
         if not path:
             raise ValueError("replay: needs a trace file, e.g. replay:run.json")
-        llm = ReplayLLM(load_trace(path).replies)
-        llm.name = spec
-        return llm
+        return replay_llm(load_trace(path).turns, spec)
     return from_spec(spec, **options)
+
+
+def replay_llm(turns, name: str) -> ReplayLLM:
+    """The recorded replies of `turns`, each ending as it was recorded to (cut or whole)."""
+    return ReplayLLM([t.raw_response for t in turns], name=name,
+                     finishes=[(t.response.finish_reason, t.response.provider_finish_reason)
+                               if t.response is not None else (None, None) for t in turns])
 
 
 # Specs that name a model to ask again; the others (scripted:, replay:) name recorded replies.
@@ -46,6 +51,4 @@ def fork_llm(spec: str | None, parent: Trace, at: int, parent_name: str = "paren
 
 
 def _replay(trace: Trace, at: int, name: str) -> ReplayLLM:
-    llm = ReplayLLM(trace.replies[at - 1:])
-    llm.name = name
-    return llm
+    return replay_llm(trace.turns[at - 1:], name)

@@ -64,7 +64,19 @@ def clean_doc(doc: str | None) -> str | None:
 
 
 def failed_block(turn: Turn) -> str:
-    """A failed turn kept in full (CMP-002, ERR-001..003): its code and its error."""
+    """A failed turn kept in full (CMP-002, ERR-001..003): its code and its error. A reply
+    cut at the output limit shows where it was cut instead: code taken from before the cut
+    would look whole and finished, which is what the model must not believe."""
+    if turn.error.reason == "truncated":
+        return (f"---\nYour previous reply was cut off; it ended with:\n"
+                f"{reply_end(turn.raw_response)}\n\n{error_text(turn.error)}\n---")
     program = turn.program.rstrip() if turn.program is not None else NO_CODE
     return (f"---\nYour previous attempt:\n```clojure\n{program}\n```\n\n"
             f"{error_text(turn.error)}\n---")
+
+
+def reply_end(reply: str, lines: int = 3, chars: int = 300) -> str:
+    """The last `lines` lines of `reply` (at most `chars` characters), "..." before them
+    when something came before."""
+    end = "\n".join(reply.rstrip().split("\n")[-lines:])[-chars:]
+    return end if len(end) == len(reply.rstrip()) else "..." + end

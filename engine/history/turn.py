@@ -42,7 +42,8 @@ class Response:
 class Turn:
     """One turn: what was sent, what the LLM replied, and everything its program did.
 
-    `program` is None when the reply had no code; that turn fails with reason `no_code`.
+    `program` is None when the reply had no code; that turn fails with reason `no_code`. A
+    reply cut at the output limit fails with reason `truncated`: its program is kept, not run.
     `memory` is the user namespace after the turn (unchanged by a failed turn, which is
     rolled back). `definitions` lists this turn's `def`/`defn` in order, with docstrings.
     """

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from engine.llm.completion import Completion
 from engine.llm.errors import LLMError
-from engine.llm.transport import HttpLLM, MalformedReply, count, mapping
+from engine.llm.transport import HttpLLM, MalformedReply, count, mapping, text
 
 API_VERSION = "2023-06-01"
+# stop_reason normalised to the OpenTelemetry GenAI finish reasons. A reply that filled the
+# context window is as cut as one that reached max_tokens; pause_turn (a server-tool loop's
+# pause) and words added later have no normalised value, only the provider's.
+FINISH_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
+                  "model_context_window_exceeded": "length", "tool_use": "tool_call",
+                  "refusal": "content_filter"}
 
 
 class AnthropicMessages(HttpLLM):
@@ -50,14 +56,19 @@ class AnthropicMessages(HttpLLM):
         parts = [count(usage.get(k)) for k in ("input_tokens", "cache_read_input_tokens",
                                                 "cache_creation_input_tokens")]
         known = [n for n in parts if n is not None]
+        stop = text(data.get("stop_reason"))
         return Completion(
             text="".join(block.get("text", "") for block in content
                          if isinstance(block, dict) and block.get("type") == "text"),
             input_tokens=sum(known) if parts[0] is not None else None,
             output_tokens=count(usage.get("output_tokens")),
-            cached_tokens=count(usage.get("cache_read_input_tokens")),
-            model=data.get("model") if isinstance(data.get("model"), str) else self.model,
+            cached_tokens=parts[1],
+            cache_write_tokens=parts[2],
+            model=text(data.get("model")),
             provider=self.provider,
+            response_id=text(data.get("id")),
+            finish_reason=FINISH_REASONS.get(stop),
+            provider_finish_reason=stop,
         )
 
 

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from engine.llm.completion import Completion
-from engine.llm.transport import HttpLLM, MalformedReply, count, mapping, message_in, one_line
+from engine.llm.transport import HttpLLM, MalformedReply, count, mapping, message_in, one_line, text
+
+# A choice's finish_reason, normalised to the OpenTelemetry GenAI values; another word (some
+# compatible servers have their own) is kept as the provider's with no normalised value.
+FINISH_REASONS = {"stop": "stop", "length": "length", "content_filter": "content_filter",
+                  "tool_calls": "tool_call", "function_call": "tool_call", "error": "error"}
 
 
 class OpenAIChat(HttpLLM):
@@ -38,18 +43,24 @@ class OpenAIChat(HttpLLM):
                 code = data["error"].get("code") if isinstance(data.get("error"), dict) else None
                 raise self.error(one_line(message), code if isinstance(code, int) else None)
             raise MalformedReply("no choices in the body")
-        message = choices[0].get("message") if isinstance(choices[0], dict) else None
+        choice = mapping(choices[0])
+        message = choice.get("message")
         if not isinstance(message, dict):
             raise MalformedReply("the first choice has no message")
         usage = mapping(data.get("usage"))
-        details = mapping(usage.get("prompt_tokens_details"))
+        finish = text(choice.get("finish_reason"))
         return Completion(
             text=message_text(message),
             input_tokens=count(usage.get("prompt_tokens")),
             output_tokens=count(usage.get("completion_tokens")),
-            cached_tokens=count(details.get("cached_tokens")),
-            model=data.get("model") if isinstance(data.get("model"), str) else self.model,
+            cached_tokens=count(mapping(usage.get("prompt_tokens_details")).get("cached_tokens")),
+            reasoning_tokens=count(
+                mapping(usage.get("completion_tokens_details")).get("reasoning_tokens")),
+            model=text(data.get("model")),
             provider=self.provider,
+            response_id=text(data.get("id")),
+            finish_reason=FINISH_REASONS.get(finish),
+            provider_finish_reason=finish,
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 from engine.llm.completion import Completion
@@ -49,10 +50,27 @@ class ScriptedLLM:
 
 
 class ReplayLLM(ScriptedLLM):
-    """A ScriptedLLM fed the raw replies of a saved trace (the agent layer reads the trace)."""
+    """A ScriptedLLM fed the raw replies of a saved trace (the agent layer reads the trace).
+
+    `finishes` gives each reply's recorded (finish_reason, provider_finish_reason), so a reply
+    the provider cut is replayed as cut, and fails its turn as it did. Nothing else of the
+    recorded call is claimed: a replay asked no model and was billed nothing.
+    """
 
     provider = "replay"
     source = "the trace"
+
+    def __init__(self, replies: list[str], *, name: str | None = None,
+                 finishes: list[tuple[str | None, str | None]] | None = None):
+        super().__init__(replies, name=name)
+        self.finishes = list(finishes or [])
+
+    def __call__(self, messages: list[dict]) -> Completion:
+        completion = super().__call__(messages)
+        if self.calls > len(self.finishes):
+            return completion
+        finish, provider_finish = self.finishes[self.calls - 1]
+        return replace(completion, finish_reason=finish, provider_finish_reason=provider_finish)
 
 
 MAX_REPLIES_BYTES = 256 * 1024 * 1024

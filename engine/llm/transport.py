@@ -200,6 +200,11 @@ def count(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def text(value: object) -> str | None:
+    """A string field as reported, or None (absent, null or not a string)."""
+    return value if isinstance(value, str) else None
+
+
 def mapping(value: object) -> dict:
     """`value` if it is a JSON object, else {} (a provider may leave a field out or null it)."""
     return value if isinstance(value, dict) else {}

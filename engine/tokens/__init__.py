@@ -3,6 +3,9 @@
     enc = encoding_for_model("gpt-4o")        # enc.name, enc.wanted, enc.note
     counts = TokenCounter(enc).count_messages(messages)   # counts.per_message, counts.total
     cost(price_for("gpt-4o"), counts.total)   # USD, or None when the price is unknown
+    call_cost(price, counter, messages, reply, input_tokens=1200, cached_tokens=1024)
+                                             # one LLM call; unreported counts are counted
+    usd_text(0.000613)                       # "$0.000613": three significant figures
 
 Counts are estimates of what a provider bills (see `counter`); a provider's own usage report,
 kept by other code, is the real figure.
@@ -10,7 +13,9 @@ kept by other code, is the real figure.
 
 from .counter import MessageCounts, TokenCounter
 from .encodings import TokenEncoding, encoding_for_model
-from .prices import Price, PriceTable, cost, load_prices, price_for
+from .prices import (CallCost, Price, PriceTable, call_cost, cost, load_prices, price_for,
+                     total_cost, usd_text)
 
-__all__ = ["MessageCounts", "Price", "PriceTable", "TokenCounter", "TokenEncoding", "cost",
-           "encoding_for_model", "load_prices", "price_for"]
+__all__ = ["CallCost", "MessageCounts", "Price", "PriceTable", "TokenCounter", "TokenEncoding",
+           "call_cost", "cost", "encoding_for_model", "load_prices", "price_for", "total_cost",
+           "usd_text"]

@@ -11,11 +11,12 @@ import functools
 import math
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from .counter import TokenCounter
 from .models import bare_model
 
 ENV_VAR = "PTC_TUI_PRICES"
@@ -95,6 +96,68 @@ def cost(price: Price | None, input_tokens: int, output_tokens: int = 0,
     cached_rate = price.cached_input if price.cached_input is not None else price.input
     return (input_tokens * price.input + cached_tokens * cached_rate
             + output_tokens * price.output) / 1_000_000
+
+
+@dataclass(frozen=True)
+class CallCost:
+    """One LLM call priced: its tokens (the provider's, else counted) and what they cost."""
+
+    input_tokens: int          # the whole prompt, cached part included
+    cached_tokens: int         # of which read from the prompt cache
+    output_tokens: int
+    input_counted: bool        # counted from the request: the provider reported none
+    output_counted: bool       # counted from the reply: the provider reported none
+    usd: float | None          # None: the model's price is unknown
+
+    @property
+    def counted(self) -> bool:
+        return self.input_counted or self.output_counted
+
+
+def total_cost(calls: Sequence[CallCost]) -> CallCost:
+    """Several calls as one: tokens summed, counted when any was, unknown when any price is."""
+    costs = [c.usd for c in calls]
+    return CallCost(sum(c.input_tokens for c in calls), sum(c.cached_tokens for c in calls),
+                    sum(c.output_tokens for c in calls), any(c.input_counted for c in calls),
+                    any(c.output_counted for c in calls),
+                    None if None in costs or not costs else sum(costs))
+
+
+def call_cost(price: Price | None, counter: TokenCounter, messages: Sequence[Mapping],
+              reply: str, input_tokens: int | None = None, output_tokens: int | None = None,
+              cached_tokens: int | None = None) -> CallCost:
+    """One call of `messages` answered by `reply`, priced part by part: the uncached prompt at
+    the input price, the cached part at `cached_input` (else the input price), the reply at
+    the output price. Token counts are the provider's (`input_tokens` the whole prompt, as
+    Completion reports it); one it did not report is counted with `counter` and marked so.
+    """
+    input_counted, output_counted = input_tokens is None, output_tokens is None
+    if input_counted:
+        input_tokens = counter.count_messages(messages).total
+    if output_counted:
+        output_tokens = counter.count(reply)
+    cached = min(cached_tokens or 0, input_tokens)
+    return CallCost(input_tokens, cached, output_tokens, input_counted, output_counted,
+                    cost(price, input_tokens - cached, output_tokens, cached))
+
+
+def usd_text(amount: float | None) -> str:
+    """A cost to three significant figures (`$0.000613`, `$1.23`, `$12.3`), whole dollars
+    from $100 (`$1,234`), `$0` for nothing and `unknown` for an unknown price (never $0).
+
+    Three figures whatever the size, so two strategies' costs that differ are told apart.
+    """
+    if amount is None:
+        return "unknown"
+    if amount < 0:
+        return "-" + usd_text(-amount)
+    rounded = float(f"{amount:.3g}")
+    if rounded == 0:
+        return "$0"
+    if rounded >= 100:
+        return f"${amount:,.0f}"
+    decimals = 2 - math.floor(math.log10(rounded))
+    return f"${rounded:.{decimals}f}"
 
 
 @functools.lru_cache(maxsize=8)

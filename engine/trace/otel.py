@@ -1,10 +1,12 @@
 """Traces as OpenTelemetry spans (OTLP/JSON `TracesData`) and back (docs/trace-format.md).
 
-The export follows the OpenTelemetry GenAI semantic conventions, so any OTLP viewer shows the
-run: an `invoke_agent` span for the run, a `chat` span per turn under it, an `execute_tool`
-span per tool call under its turn. PTC facts go under `ptc.*`; among them the trace-format
-JSON of the agent, the outcome, the message table and every turn, which is what `from_otlp`
-reads back, so an export loses nothing. Plain JSON dicts: no OpenTelemetry library needed.
+The export follows the OpenTelemetry GenAI semantic conventions (v1.41.0, the names kept by
+semantic-conventions-genai), so any OTLP viewer shows the run: an `invoke_agent` span for the
+run; per turn under it, a `chat` span for the LLM call, then an `execute_program` span for the
+program's run with an `execute_tool` span per tool call under it. PTC facts go under `ptc.*`;
+among them the trace-format JSON of the agent, the outcome, the message table and every turn,
+which is what `from_otlp` reads back, so an export loses nothing. Plain JSON dicts: no
+OpenTelemetry library needed. The attributes of each span are built in `otel_attributes`.
 
 Everything in an export is derived from the trace (ids from a hash of its content, times from
 `created_at` and the turns' timings), so one trace always exports the same bytes.
@@ -14,21 +16,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict
 from datetime import datetime, timezone
 
 from engine.history import Turn
 from engine.trace import strict_json
 from engine.trace.files import TraceError, parse_json, trace_from_json, trace_to_json
-from engine.trace.model import FORMAT, VERSION, Trace
-from engine.trace.values import encode
+from engine.trace.model import FORMAT, Trace
+from engine.trace.otel_attributes import (CHAT, EXECUTE_PROGRAM, EXECUTE_TOOL, INVOKE_AGENT,
+                                          REPLY_FAILURES, attr, chat_attrs, program_attrs,
+                                          root_attrs, to_json, tool_attrs)
 
 SERVICE = "ptc-tui"
 # OTLP enum values, written as integers as OTLP/JSON requires
 KIND_INTERNAL, KIND_CLIENT = 1, 3
 STATUS_ERROR = 2
 
-INVOKE_AGENT, CHAT, EXECUTE_TOOL = "invoke_agent", "chat", "execute_tool"
 
 
 # --- export --------------------------------------------------------------------------------
@@ -43,7 +45,7 @@ def to_otlp(trace: Trace) -> dict:
     doc = trace_to_json(trace)
     trace_id = _hex_id(doc, 32)
     provider, model = llm_provider_model(trace.agent.llm)
-    llm_attrs = [_attr("gen_ai.provider.name", provider), _attr("gen_ai.request.model", model)]
+    llm_attrs = [attr("gen_ai.provider.name", provider), attr("gen_ai.request.model", model)]
     tools = {t.name: t.description for t in trace.agent.tools}
 
     # times: the run ends at `created_at` (when it was saved), each turn takes llm_ms + run_ms
@@ -52,37 +54,55 @@ def to_otlp(trace: Trace) -> dict:
     start = max(end - total, 0)
     end = start + total
 
+    # every span of the run says which conversation it belongs to: the run's own trace id
+    conversation = attr("gen_ai.conversation.id", trace_id)
     root_id = _span_id(trace_id, "run")
     spans = [_span(trace_id, root_id, "", _name(INVOKE_AGENT, trace.agent.name), KIND_INTERNAL,
-                   start, end, _root_attrs(trace, doc, llm_attrs), _root_status(trace))]
+                   start, end, [*root_attrs(trace, doc, llm_attrs), conversation],
+                   _root_status(trace))]
     cursor = start
     for turn, turn_doc in zip(trace.turns, doc["turns"], strict=True):
-        chat_id = _span_id(trace_id, f"turn {turn.number}")
         llm_end = cursor + _ns(turn.llm_ms)
         turn_end = llm_end + _ns(turn.run_ms)
+        ran = turn.error is None or turn.error.reason not in REPLY_FAILURES
         status = None if turn.error is None else \
             {"code": STATUS_ERROR, "message": f"{turn.error.reason}: {turn.error.message}"}
-        spans.append(_span(trace_id, chat_id, root_id, _name(CHAT, model), KIND_CLIENT,
-                           cursor, turn_end, _chat_attrs(turn, turn_doc, llm_attrs), status))
-        tool_start = llm_end                # tools run while the program runs, one after another
-        for i, call in enumerate(turn.tool_calls):
-            tool_end = min(tool_start + _ns(call.duration_ms), max(turn_end, tool_start))
-            status = None if call.error is None else {"code": STATUS_ERROR, "message": call.error}
-            spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number} tool {i}"),
-                               chat_id, _name(EXECUTE_TOOL, call.name), KIND_INTERNAL,
-                               tool_start, tool_end,
-                               _tool_attrs(call, i, tools.get(call.name, "")), status))
-            tool_start = tool_end
+        spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number}"), root_id,
+                           _name(CHAT, model), KIND_CLIENT, cursor, llm_end,
+                           [*chat_attrs(turn, turn_doc, llm_attrs), conversation],
+                           None if ran else status))
+        if ran:
+            program_id = _span_id(trace_id, f"turn {turn.number} program")
+            spans.append(_span(trace_id, program_id, root_id, EXECUTE_PROGRAM, KIND_INTERNAL,
+                               llm_end, turn_end,
+                               [*program_attrs(turn, turn_doc), conversation], status))
+            spans += _tool_spans(trace_id, turn, program_id, llm_end, turn_end, tools,
+                                 conversation)
         cursor = turn_end
 
     scope = {"name": SERVICE}
     if trace.engine_version:
         scope["version"] = trace.engine_version
     return {"resourceSpans": [{
-        "resource": {"attributes": [_attr("service.name", SERVICE),
-                                    _attr("ptc.engine_version", trace.engine_version)]},
+        "resource": {"attributes": [attr("service.name", SERVICE),
+                                    attr("ptc.engine_version", trace.engine_version)]},
         "scopeSpans": [{"scope": scope, "spans": spans}],
     }]}
+
+
+def _tool_spans(trace_id, turn: Turn, program_id, start, end, tools, conversation) -> list:
+    """The turn's tool calls, one after another from the program's start, kept inside it."""
+    spans = []
+    for i, call in enumerate(turn.tool_calls):
+        call_end = min(start + _ns(call.duration_ms), max(end, start))
+        status = None if call.error is None else {"code": STATUS_ERROR, "message": call.error}
+        spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number} tool {i}"),
+                           program_id, _name(EXECUTE_TOOL, call.name), KIND_INTERNAL,
+                           start, call_end,
+                           [*tool_attrs(call, i, tools.get(call.name, "")), conversation],
+                           status))
+        start = call_end
+    return spans
 
 
 def llm_provider_model(llm: str) -> tuple[str, str]:
@@ -93,86 +113,11 @@ def llm_provider_model(llm: str) -> tuple[str, str]:
     return provider, model
 
 
-def _root_attrs(trace: Trace, doc: dict, llm_attrs: list) -> list:
-    a, o = trace.agent, trace.outcome
-    attrs = [_attr("gen_ai.operation.name", INVOKE_AGENT), *llm_attrs,
-             _attr("gen_ai.agent.name", a.name)]
-    if a.description:
-        attrs.append(_attr("gen_ai.agent.description", a.description))
-    attrs += [_attr("ptc.llm", a.llm), _attr("ptc.max_turns", a.max_turns),
-              _attr("ptc.turn.count", len(trace.turns)),
-              _attr("ptc.strategy", a.history.strategy)]
-    attrs += [_attr(f"ptc.history.{k}", v) for k, v in asdict(a.history).items()
-              if k != "strategy" and v is not None]
-    attrs += [_attr("ptc.outcome.status", o.status),
-              _attr("ptc.outcome.return_value", _json(doc["outcome"]["return_value"]))]
-    if o.fail_reason is not None:
-        attrs += [_attr("error.type", o.fail_reason),
-                  _attr("ptc.outcome.fail.reason", o.fail_reason),
-                  _attr("ptc.outcome.fail.message", o.fail_message or "")]
-    # what from_otlp reads back: the trace-format JSON of everything but the turns
-    attrs += [_attr("ptc.format", FORMAT), _attr("ptc.format.version", VERSION),
-              _attr("ptc.created_at", trace.created_at),
-              _attr("ptc.agent", _json(doc["agent"])), _attr("ptc.outcome", _json(doc["outcome"])),
-              _attr("ptc.messages", _json(doc["messages"]))]
-    if "parent" in doc:
-        attrs.append(_attr("ptc.parent", _json(doc["parent"])))
-    return attrs
-
-
 def _root_status(trace: Trace) -> dict | None:
     o = trace.outcome
     if o.status != "failed":
         return None
     return {"code": STATUS_ERROR, "message": f"{o.fail_reason}: {o.fail_message}"}
-
-
-def _chat_attrs(turn: Turn, turn_doc: dict, llm_attrs: list) -> list:
-    attrs = [_attr("gen_ai.operation.name", CHAT), *llm_attrs]
-    usage = turn.usage
-    if usage is not None:
-        for key, value in (("gen_ai.usage.input_tokens", usage.input_tokens),
-                           ("gen_ai.usage.output_tokens", usage.output_tokens),
-                           ("gen_ai.usage.cache_read.input_tokens", usage.cached_tokens)):
-            if value is not None:
-                attrs.append(_attr(key, value))
-    attrs += [
-        _attr("gen_ai.input.messages", _json(
-            [{"role": m["role"], "parts": [{"type": "text", "content": m["content"]}]}
-             for m in turn.messages])),
-        _attr("gen_ai.output.messages", _json(
-            [{"role": "assistant", "parts": [{"type": "text", "content": turn.raw_response}],
-              "finish_reason": "stop"}])),
-        _attr("ptc.turn.number", turn.number),
-    ]
-    if turn.program is not None:
-        attrs.append(_attr("ptc.program", turn.program))
-    attrs += [_attr("ptc.prints", list(turn.prints)),
-              _attr("ptc.result", _json(turn_doc["result"]))]
-    if turn.signal is not None:
-        attrs.append(_attr("ptc.signal", turn.signal))
-    if turn.error is not None:
-        attrs += [_attr("error.type", turn.error.reason),
-                  _attr("ptc.error.reason", turn.error.reason),
-                  _attr("ptc.error.message", turn.error.message)]
-        if turn.error.hint:
-            attrs.append(_attr("ptc.error.hint", turn.error.hint))
-    attrs.append(_attr("ptc.turn", _json(turn_doc)))      # what from_otlp reads back
-    return attrs
-
-
-def _tool_attrs(call, index: int, description: str) -> list:
-    attrs = [_attr("gen_ai.operation.name", EXECUTE_TOOL), _attr("gen_ai.tool.name", call.name),
-             _attr("gen_ai.tool.type", "function")]
-    if description:
-        attrs.append(_attr("gen_ai.tool.description", description))
-    attrs += [_attr("gen_ai.tool.call.arguments", _json([encode(a) for a in call.args])),
-              _attr("ptc.tool.index", index)]
-    if call.error is None:
-        attrs.append(_attr("gen_ai.tool.call.result", _json(encode(call.result))))
-    else:
-        attrs += [_attr("error.type", "tool_error"), _attr("ptc.tool.error", call.error)]
-    return attrs
 
 
 def _span(trace_id, span_id, parent_id, name, kind, start, end, attrs, status) -> dict:
@@ -190,27 +135,8 @@ def _name(operation: str, subject: str) -> str:
     return f"{operation} {subject}" if subject else operation
 
 
-def _attr(key: str, value) -> dict:
-    """One OTLP KeyValue: strings, booleans, integers (as strings), lists of strings."""
-    if type(value) is bool:
-        v = {"boolValue": value}
-    elif type(value) is int:
-        v = {"intValue": str(value)}
-    elif type(value) is float:
-        v = {"doubleValue": value}
-    elif type(value) is list:
-        v = {"arrayValue": {"values": [{"stringValue": s} for s in value]}}
-    else:
-        v = {"stringValue": str(value)}
-    return {"key": key, "value": v}
-
-
-def _json(data) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
 def _hex_id(doc: dict, length: int) -> str:
-    text = _json(doc).encode("utf-8", "surrogatepass")
+    text = to_json(doc).encode("utf-8", "surrogatepass")
     digest = hashlib.sha256(text).hexdigest()[:length]
     return digest if digest.strip("0") else digest[:-1] + "1"      # all zeros is invalid
 

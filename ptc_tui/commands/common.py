@@ -1,13 +1,16 @@
-"""What several commands share: history-option flags, number and cost formats, CommandError."""
+"""What several commands share: history-option flags and labels, number and cost formats,
+CommandError."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+from dataclasses import fields
 
-from engine.history import STRATEGIES
+from engine.history import STRATEGIES, HistoryOpts
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
+from engine.tokens import CallCost, usd_text
 from engine.trace.disk import starts_with, target_problem
 from ptc_tui.commands.output import Output
 from ptc_tui.token_stats import strategy_order
@@ -53,6 +56,34 @@ def overrides(args: argparse.Namespace) -> dict:
     return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
 
 
+def changed_options(recorded: HistoryOpts, shown: HistoryOpts) -> list[str]:
+    """The names of the options (but the strategy) whose values differ."""
+    return [f.name for f in fields(HistoryOpts)
+            if f.name != "strategy" and getattr(shown, f.name) != getattr(recorded, f.name)]
+
+
+def options_text(recorded: HistoryOpts, shown: HistoryOpts) -> str:
+    """`recorded options: coalesced` when `shown` are the options the trace was recorded
+    with, else `what-if: compaction, println_limit 5 (recorded: coalesced, println_limit 3)`:
+    the strategy, then each option that differs."""
+    changed = changed_options(recorded, shown)
+    if not changed and shown.strategy == recorded.strategy:
+        return f"recorded options: {recorded.strategy}"
+
+    def listed(opts: HistoryOpts) -> str:
+        return ", ".join([opts.strategy, *(f"{n} {getattr(opts, n)}" for n in changed)])
+
+    return f"what-if: {listed(shown)} (recorded: {listed(recorded)})"
+
+
+def options_json(recorded: HistoryOpts, shown: HistoryOpts) -> dict:
+    """What --json says of the same: recorded or not, and the recorded value of each option
+    that differs."""
+    differ = {f.name: getattr(recorded, f.name) for f in fields(HistoryOpts)
+              if getattr(shown, f.name) != getattr(recorded, f.name)}
+    return {"recorded_options": not differ, "recorded_values": differ}
+
+
 def print_json(doc, out: Output) -> None:
     """A JSON document for machines, straight to the output stream (never through Rich)."""
     out.stream.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
@@ -63,10 +94,27 @@ def tokens(n: int | None) -> str:
 
 
 def usd(amount: float | None) -> str:
-    """A cost, or "unknown" (never $0 for a model without a price)."""
-    if amount is None:
-        return "unknown"
-    return f"${amount:.6f}" if amount < 0.01 else f"${amount:.4f}"
+    """A cost to three significant figures, or "unknown" (never $0 for a model without a price)."""
+    return usd_text(amount)
+
+
+def call_text(c: CallCost) -> str:
+    """`input 1,200 (1,024 cached), output 300 (counted), cost $0.000613`: one LLM call (or
+    several summed) as priced; a count the provider did not report says it was counted."""
+    def notes(*words: str) -> str:
+        said = ", ".join(w for w in words if w)
+        return f" ({said})" if said else ""
+
+    cached = f"{c.cached_tokens:,} cached" if c.cached_tokens else ""
+    return (f"input {c.input_tokens:,}{notes('counted' if c.input_counted else '', cached)}, "
+            f"output {c.output_tokens:,}{notes('counted' if c.output_counted else '')}, "
+            f"cost {usd_text(c.usd)}")
+
+
+def call_json(c: CallCost) -> dict:
+    return {"input_tokens": c.input_tokens, "cached_tokens": c.cached_tokens,
+            "output_tokens": c.output_tokens, "input_counted": c.input_counted,
+            "output_counted": c.output_counted, "cost_usd": c.usd}
 
 
 def percent(p: float | None) -> str:

@@ -1,17 +1,21 @@
 """`ptc-tui render TRACE --turn N`: the exact messages a strategy sends for one turn, their
-token counts, and what the strategy dropped."""
+token counts, and what the strategy dropped; whether the options are the recorded ones or a
+what-if; the turn's recorded LLM call and, with --reply, the model's whole reply."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 
-from engine.history import HistoryOpts, RenderStats, render
-from engine.tokens import TokenCounter, encoding_for_model
+from engine.agent import program_spans
+from engine.history import HistoryOpts, RenderStats, Turn, render
+from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for
 from engine.trace import Trace, load_trace
-from ptc_tui.commands.common import (print_json, CommandError, add_limit_options, overrides, strategy_name,
-                                     tokens, whole_number)
+from ptc_tui.commands.common import (call_json, call_text, print_json, CommandError,
+                                     add_limit_options, options_json, options_text, overrides,
+                                     strategy_name, tokens, whole_number)
 from ptc_tui.commands.output import Output
-from ptc_tui.token_stats import BASELINE, history_opts, trace_model
+from ptc_tui.token_stats import BASELINE, history_opts, trace_model, turn_cost
 
 
 def add_parser(sub) -> None:
@@ -24,7 +28,11 @@ def add_parser(sub) -> None:
                    help="history strategy (default: the one the trace was recorded with)")
     add_limit_options(p, rules=True)
     p.add_argument("--model", metavar="M",
-                   help="model whose tokenizer counts the messages (default: the trace's LLM)")
+                   help="model whose tokenizer counts the messages and whose prices price the "
+                        "recorded call (default: the trace's LLM)")
+    p.add_argument("--reply", action="store_true",
+                   help="also show the model's whole reply to this turn's request, the program "
+                        "taken from it marked ▶")
     p.add_argument("--json", action="store_true", help="one JSON document for machines")
     p.set_defaults(func=run)
 
@@ -37,12 +45,17 @@ def run(args: argparse.Namespace, out: Output) -> int:
         raise CommandError(f"{args.trace}: no turn {n} (turns: {span})")
     opts = history_opts(trace, overrides(args))
     strategy = args.strategy or opts.strategy
+    recorded = trace.agent.history
+    shown = opts.with_changes(strategy=strategy)
     messages, stats = request(trace, n, strategy, opts)
-    counter = TokenCounter(encoding_for_model(args.model or trace_model(trace)))
+    model = args.model or trace_model(trace)
+    counter = TokenCounter(encoding_for_model(model))
     counts = counter.count_messages(messages)
     full = counts.total if strategy == BASELINE else \
         counter.count_messages(request(trace, n, BASELINE, opts)[0]).total
     dropped = dropped_items(trace, stats, opts)
+    turn = trace.turns[n - 1]
+    call = turn_cost(turn, price_for(model) if model else None, counter)
     if args.json:
         doc = {"trace": args.trace, "turn": n, "strategy": strategy,
                "options": {"println_limit": opts.println_limit,
@@ -50,20 +63,94 @@ def run(args: argparse.Namespace, out: Output) -> int:
                            "sample_rule": opts.sample_rule, "errors": opts.errors},
                "encoding": counter.encoding.name,
                "messages": [{**m, "tokens": c} for m, c in zip(messages, counts.per_message)],
-               "input_tokens": counts.total, "full_input_tokens": full, "dropped": dropped}
+               "input_tokens": counts.total, "full_input_tokens": full, "dropped": dropped,
+               **options_json(recorded, shown),
+               "recorded_call": recorded_call_json(turn, call)}
+        if args.reply:
+            text, spans = program_spans(turn.raw_response)
+            doc["reply"] = {"text": text, "tokens": counter.count(turn.raw_response),
+                            "program_spans": [list(span) for span in spans],
+                            "program_ran": ran(turn)}
         print_json(doc, out)
         return 0
+    what_if = shown != recorded
     out.line(f"{args.trace}: turn {n} of {len(trace.turns)}, strategy {strategy}, "
              f"println_limit {opts.println_limit}, tool_call_limit {opts.tool_call_limit}")
+    out.line(options_text(recorded, shown) + inherited_note(trace, n))
     for message, count in zip(messages, counts.per_message):
         out.heading(f"{message['role'].upper()} ({tokens(count)} tokens)")
         out.verbatim(message["content"] or "")
+    if args.reply:
+        show_reply(turn, counter, what_if, out)
     out.heading("end")
     diff = counts.total - full
     versus = "" if strategy == BASELINE else f" ({tokens(full)} under full, {diff:+,})"
-    out.line(f"input tokens: {tokens(counts.total)}{versus}, encoding {counter.encoding.name}")
+    out.line(f"input tokens{' (what-if)' if what_if else ''}: {tokens(counts.total)}{versus}, "
+             f"encoding {counter.encoding.name}")
+    out.line(recorded_call_text(turn, call, trace.agent.history.strategy))
     show_dropped(dropped, out)
     return 0
+
+
+def inherited_note(trace: Trace, n: int) -> str:
+    """A fork's turn before its fork point was sent by the parent, whose history options
+    were not the fork's (recorded here are the fork's)."""
+    p = trace.parent
+    options = {f.name for f in fields(HistoryOpts)}
+    differ = [name for name in (p.changed if p else {}) if name in options]
+    if p is None or n >= p.turn or not differ:
+        return ""
+    return (f"; but turn {n} was sent by the parent run, whose {', '.join(differ)} "
+            f"{'was' if len(differ) == 1 else 'were'} not the fork's")
+
+
+def ran(turn: Turn) -> bool:
+    """Whether the turn's program ran (a reply without code or cut at the limit runs none)."""
+    return turn.program is not None and (turn.error is None or turn.error.reason != "truncated")
+
+
+def show_reply(turn: Turn, counter: TokenCounter, what_if: bool, out: Output) -> None:
+    """The model's whole reply, `▶ ` before each line of the program taken from it."""
+    text, spans = program_spans(turn.raw_response)
+    if not spans:
+        note = "no program in it"
+    else:
+        note = "▶ the program taken from it" + ("" if ran(turn) else
+                                                f", not run: {turn.error.reason}")
+    said = "; the recorded reply, to the request as sent" if what_if else ""
+    out.heading(f"REPLY ({tokens(counter.count(turn.raw_response))} tokens, {note}{said})")
+    out.verbatim(marked(text, spans))
+
+
+def marked(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with `▶ ` before each line inside one of `spans`, two spaces before the others."""
+    lines, start = [], 0
+    for line in text.split("\n"):
+        end = start + len(line) + 1          # the newline belongs to its line
+        inside = any(a < end and start < b for a, b in spans)
+        lines.append(("▶ " if inside else "  ") + line)
+        start = end
+    return "\n".join(lines)
+
+
+def recorded_call_text(turn: Turn, call: CallCost, strategy: str) -> str:
+    """The turn's LLM call as it happened (the request under the recorded `strategy`)."""
+    r = turn.response
+    said = [f"model {r.model}" if r and r.model else "",
+            f"finish {r.finish_reason}" if r and r.finish_reason else "",
+            f"({r.provider_finish_reason})" if r and r.provider_finish_reason
+            and r.provider_finish_reason != r.finish_reason else ""]
+    said = " ".join(s for s in said if s)
+    return (f"recorded LLM call ({strategy}, as sent): {said + ', ' if said else ''}"
+            f"LLM {turn.llm_ms / 1000:.2f} s, program {turn.run_ms:,.1f} ms; {call_text(call)}")
+
+
+def recorded_call_json(turn: Turn, call: CallCost) -> dict:
+    r = turn.response
+    return {"model": r and r.model, "response_id": r and r.id,
+            "finish_reason": r and r.finish_reason,
+            "provider_finish_reason": r and r.provider_finish_reason,
+            "llm_ms": turn.llm_ms, "run_ms": turn.run_ms, **call_json(call)}
 
 
 def request(trace: Trace, n: int, strategy: str, opts: HistoryOpts):

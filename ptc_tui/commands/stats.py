@@ -1,18 +1,23 @@
-"""`ptc-tui stats TRACE`: input tokens of every turn under each strategy, totals, savings, cost."""
+"""`ptc-tui stats TRACE`: input tokens of every turn under each strategy, totals, savings and
+cost, each strategy labelled recorded (the requests as sent) or what-if; and the recorded LLM
+calls priced part by part."""
 
 from __future__ import annotations
 
 import argparse
 
+from engine.tokens import CallCost, TokenCounter, total_cost
 from engine.trace import Trace, load_trace
-from ptc_tui.commands.common import (print_json, add_limit_options, overrides, percent, strategy_name,
+from ptc_tui.commands.common import (call_json, call_text, changed_options, print_json,
+                                     add_limit_options, overrides, percent, strategy_name,
                                      tokens, usd)
 from ptc_tui.commands.output import Column, Output
-from ptc_tui.token_stats import TokenStats, stats_json, token_stats
+from ptc_tui.token_stats import TokenStats, stats_json, token_stats, turn_cost
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("stats", help="input tokens per turn under each history strategy",
+    p = sub.add_parser("stats", help="input tokens per turn under each history strategy, "
+                                     "recorded or what-if",
                        description=__doc__)
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--strategy", type=strategy_name, action="extend", nargs="+", metavar="S",
@@ -27,22 +32,44 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace, out: Output) -> int:
     trace = load_trace(args.trace)
     stats = token_stats(trace, args.strategy, overrides(args), args.model)
+    calls = recorded_calls(trace, stats)
     if args.json:
         doc = {"trace": args.trace, "turns_count": len(trace.turns),
                "outcome": trace.outcome.status,
-               "recorded_strategy": trace.agent.history.strategy, **stats_json(stats)}
+               "recorded_strategy": trace.agent.history.strategy, **stats_json(stats),
+               "recorded_calls": call_json(calls)}
+        for name, total in doc["totals"].items():
+            total["recorded_options"] = recorded(trace, stats, name)
         print_json(doc, out)
         return 0
-    show(args.trace, trace, stats, out)
+    show(args.trace, trace, stats, calls, out)
     return 0
 
 
-def show(name: str, trace: Trace, stats: TokenStats, out: Output) -> None:
-    opts = stats.opts
+def recorded_calls(trace: Trace, stats: TokenStats) -> CallCost:
+    """The LLM calls as recorded, summed and priced at the stats' model: input, cached input
+    and output each at its price, from the provider's usage where it reported one."""
+    counter = TokenCounter(stats.encoding)
+    return total_cost([turn_cost(t, stats.price, counter) for t in trace.turns])
+
+
+def recorded(trace: Trace, stats: TokenStats, strategy: str) -> bool:
+    """Whether `strategy`'s counts are of the requests as sent: the recorded strategy, under
+    the recorded options."""
+    return stats.opts.with_changes(strategy=strategy) == trace.agent.history
+
+
+def show(name: str, trace: Trace, stats: TokenStats, calls: CallCost, out: Output) -> None:
+    opts, kept = stats.opts, trace.agent.history
     out.line(f"{name}: {trace.agent.name}, {len(trace.turns)} turns, {trace.outcome.status}")
-    out.line(f"recorded strategy: {trace.agent.history.strategy}; println_limit "
-             f"{opts.println_limit}, tool_call_limit {opts.tool_call_limit}, sample_rule "
-             f"{opts.sample_rule}, errors {opts.errors}")
+    out.line(f"recorded strategy: {kept.strategy}; println_limit {kept.println_limit}, "
+             f"tool_call_limit {kept.tool_call_limit}, sample_rule {kept.sample_rule}, "
+             f"errors {kept.errors}")
+    changed = changed_options(kept, opts)
+    if changed:
+        out.line("what-if for every strategy: "
+                 + ", ".join(f"{n} {getattr(opts, n)}" for n in changed)
+                 + " (recorded: " + ", ".join(f"{n} {getattr(kept, n)}" for n in changed) + ")")
     enc = stats.encoding
     model = stats.model or f"none (LLM {trace.agent.llm or 'unknown'}; --model M to price)"
     out.line(f"model: {model}; encoding {enc.name}" + (f" ({enc.note})" if enc.note else ""))
@@ -61,11 +88,15 @@ def show(name: str, trace: Trace, stats: TokenStats, out: Output) -> None:
     out.table(columns, rows, footer)
     out.line()
     price = "" if stats.price is None else f" at ${stats.price.input:g}/M"
-    out.table([Column("strategy"), Column("input tokens", True), Column("saved vs full", True),
-               Column("saved %", True), Column("input cost" + price, True)],
-              [[t.strategy, tokens(t.tokens), tokens(t.saved), percent(t.saved_percent),
-                usd(t.cost)] for t in stats.totals])
+    out.table([Column("strategy"), Column("counts"), Column("input tokens", True),
+               Column("saved vs full", True), Column("saved %", True),
+               Column("input cost" + price, True)],
+              [[t.strategy, "recorded" if recorded(trace, stats, t.strategy) else "what-if",
+                tokens(t.tokens), tokens(t.saved), percent(t.saved_percent), usd(t.cost)]
+               for t in stats.totals])
     if stats.has_reported:
         out.line()
         out.line("reported: input tokens the provider counted for the requests actually sent "
                  f"({trace.agent.history.strategy}, as recorded)")
+    out.line()
+    out.line(f"recorded LLM calls ({trace.agent.history.strategy}, as sent): {call_text(calls)}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.tokens import Price, PriceTable, cost
+from engine.tokens import Price, PriceTable, cost, usd_text
 from engine.tokens.models import bare_model
 from ptc_tui.token_stats import TokenStats, stats_from_counts, strategy_order, trace_model
 from ptc_tui.view.trace_view import TraceView
@@ -18,12 +18,8 @@ MIN_BAR_WIDTH = 4
 
 
 def cost_text(value: float | None) -> str:
-    """`$0.0123`, or `unknown` when the price is unknown (never a made-up $0)."""
-    if value is None:
-        return "unknown"
-    if 0 < value < 0.0001:
-        return "<$0.0001"          # a real cost too small for 4 decimals is still not $0
-    return f"${value:,.4f}"
+    """`$0.000613`: three significant figures, or `unknown` when the price is unknown."""
+    return usd_text(value)
 
 
 def price_text(price: Price | None) -> str:

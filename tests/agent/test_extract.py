@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.agent import extract_program
+from engine.agent import extract_program, program_spans
 
 CASES = [
     ("one clojure block", "thinking: easy\n```clojure\n(+ 1 2)\n```", "(+ 1 2)"),
@@ -29,3 +29,19 @@ CASES = [
 @pytest.mark.parametrize("reply, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_extract_program(reply, expected):
     assert extract_program(reply) == expected
+
+
+@pytest.mark.parametrize("reply, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_program_spans_cover_exactly_the_parts_taken(reply, expected):
+    text, spans = program_spans(reply)
+    assert text == reply.replace("\r\n", "\n")
+    assert bool(spans) == (expected is not None)
+    assert all(0 <= a < b <= len(text) for a, b in spans)
+    for a, b in spans:                       # a whole fenced block, or the whole reply
+        assert text[a:b].startswith("```") and text[a:b].endswith("```") or (a, b) == (0, len(text))
+
+
+def test_program_spans_skip_blocks_not_taken():
+    reply = "```python\n(x)\n```\nthen\n```clojure\n(a)\n```"
+    text, [(a, b)] = program_spans(reply)
+    assert text[a:b] == "```clojure\n(a)\n```"

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from engine.agent import SubAgent, fork, fork_llm
-from engine.history import HistoryOpts, render
-from engine.llm import ScriptedLLM
-from engine.trace import load_trace, loads_trace, dumps_trace
+from engine.history import HistoryOpts, Response, Usage, render
+from engine.llm import Completion, ScriptedLLM
+from engine.trace import dumps_trace, load_trace, loads_trace, save_trace
 from engine.trace.files import trace_to_json
 from sample_traces import HERE, agent_paths, trace_path
 
@@ -211,3 +211,24 @@ def test_a_sub_agent_tool_runs_with_the_forks_llm():
     llm = ScriptedLLM([code('(return (tool/search-reviews {:q "x"}))'), code('"child says hi"')])
     session = run_out(fork(parent, 2, llm, tools=tools, opts=HistoryOpts()))
     assert session.result.return_value == "child says hi"
+
+
+def test_a_replayed_cut_reply_is_cut_again_and_fails_its_turn_as_recorded(tmp_path):
+    replies = [Completion(code("(def a 1)"), finish_reason="stop", provider_finish_reason="stop"),
+               Completion(code("(return a)") + "\nand", finish_reason="length",
+                          provider_finish_reason="max_tokens", model="claude-x", input_tokens=9),
+               Completion(code("(return a)"), finish_reason="stop", provider_finish_reason="stop")]
+    session = SubAgent("Say a.", max_turns=4).start(lambda messages: replies.pop(0))
+    parent = run_out(session).trace()
+    assert parent.turns[1].error.reason == "truncated"
+    path = tmp_path / "parent.json"
+    save_trace(parent, path)
+    for at in (1, 2):
+        forked = run_out(fork(parent, at, fork_llm(f"replay:{path}", parent, at))).trace()
+        second = forked.turns[1]
+        assert second.error == parent.turns[1].error and second.tool_calls == ()
+        # how the reply ended is replayed; the call itself (model, usage) was not made again
+        assert second.response == Response(None, None, "length", "max_tokens")
+        assert second.usage == Usage()
+        assert (forked.outcome.status, forked.outcome.return_value) == ("returned", 1)
+        assert len(forked.turns) == 3

@@ -1,12 +1,15 @@
 """`ptc-tui render`: the exact messages of one turn's request, their tokens, what was dropped."""
 
+import dataclasses
 import json
 
 import pytest
 
-from engine.history import render
-from engine.tokens import TokenCounter, encoding_for_model
-from engine.trace import load_trace
+from engine.agent import execute_turn, fork, fork_llm
+from engine.history import Response, Usage, render
+from engine.tokens import TokenCounter, encoding_for_model, price_for
+from engine.trace import load_trace, save_trace
+from ptc_tui.token_stats import turn_status
 from sample_traces import trace_path
 from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
 
@@ -73,3 +76,95 @@ def test_compared_with_full(cli):
     text = cli("render", PRODUCT_TRACE, "--turn", 3).out
     diff = doc["input_tokens"] - full["input_tokens"]
     assert f"({full['input_tokens']:,} under full, {diff:+,})" in text
+
+
+def test_the_recorded_llm_call_is_shown_priced_part_by_part(cli, tmp_path):
+    trace = load_trace(PRODUCT_TRACE)
+    second = dataclasses.replace(trace.turns[1], usage=Usage(3000, 200, 2048), llm_ms=1234.0,
+                                 run_ms=5.25, response=Response("gpt-4o-mini-2024-07-18",
+                                                                "chatcmpl-9", "stop", "stop"))
+    path = tmp_path / "called.json"
+    save_trace(dataclasses.replace(trace, turns=(trace.turns[0], second, *trace.turns[2:])), path)
+    price = price_for("gpt-4o-mini")
+    doc = json.loads(cli("render", path, "--turn", 2, "--model", "gpt-4o-mini", "--json").out)
+    call = doc["recorded_call"]
+    assert (call["model"], call["response_id"], call["finish_reason"]) == \
+        ("gpt-4o-mini-2024-07-18", "chatcmpl-9", "stop")
+    assert (call["input_tokens"], call["cached_tokens"], call["output_tokens"]) == (3000, 2048, 200)
+    assert call["cost_usd"] == pytest.approx(
+        (952 * price.input + 2048 * price.cached_input + 200 * price.output) / 1e6)
+    out = cli("render", path, "--turn", 2, "--model", "gpt-4o-mini").out
+    line = next(x for x in out.splitlines() if x.startswith("recorded LLM call"))
+    assert "model gpt-4o-mini-2024-07-18 finish stop, LLM 1.23 s, program 5.2 ms" in line
+    assert "input 3,000 (2,048 cached), output 200, cost $0.000" in line
+    # a turn the provider reported nothing for: counted, and said so
+    first = next(x for x in cli("render", path, "--turn", 1).out.splitlines()
+                 if x.startswith("recorded LLM call"))
+    assert "(counted), output" in first and first.endswith("(counted), cost unknown")
+
+
+def test_the_first_lines_say_whether_the_options_are_the_recorded_ones(cli):
+    lines = cli("render", PRODUCT_TRACE, "--turn", 2).out.splitlines()
+    assert lines[1] == "recorded options: coalesced"
+    what_if = cli("render", PRODUCT_TRACE, "--turn", 2, "--strategy", "compaction",
+                  "--println-limit", 5).out.splitlines()
+    assert what_if[1] == ("what-if: compaction, println_limit 5 "
+                          "(recorded: coalesced, println_limit 15)")
+    assert next(x for x in what_if if x.startswith("input tokens")).startswith(
+        "input tokens (what-if): ")
+    # the recorded options given again on the command line are still the recorded ones
+    same = cli("render", PRODUCT_TRACE, "--turn", 2, "--strategy", "coalesced",
+               "--println-limit", 15).out.splitlines()
+    assert same[1] == "recorded options: coalesced"
+    doc = json.loads(cli("render", PRODUCT_TRACE, "--turn", 2, "--errors", "unrecovered",
+                         "--json").out)
+    assert doc["recorded_options"] is False and doc["recorded_values"] == {"errors": "all"}
+    doc = json.loads(cli("render", PRODUCT_TRACE, "--turn", 2, "--json").out)
+    assert doc["recorded_options"] is True and doc["recorded_values"] == {}
+
+
+def test_reply_shows_the_whole_reply_with_the_program_marked(cli):
+    trace = load_trace(PRODUCT_TRACE)
+    reply = trace.turns[1].raw_response
+    out = cli("render", PRODUCT_TRACE, "--turn", 2, "--reply").out
+    section = out[out.index("----- REPLY ("):out.index("----- end -----")]
+    heading, *lines = section.rstrip("\n").split("\n")
+    assert "▶ the program taken from it" in heading and "what-if" not in heading
+    assert [line[2:] for line in lines] == reply.split("\n")           # the whole reply
+    marked = [line[2:] for line in lines if line.startswith("▶ ")]
+    assert marked[0] == "```clojure" and marked[-1] == "```"
+    assert "\n".join(marked[1:-1]).strip() == trace.turns[1].program
+    assert all(line.startswith("  ") for line in lines if "thinking:" in line)
+    assert "REPLY" not in cli("render", PRODUCT_TRACE, "--turn", 2).out
+    doc = json.loads(cli("render", PRODUCT_TRACE, "--turn", 2, "--reply", "--json").out)
+    [(start, end)] = doc["reply"]["program_spans"]
+    assert doc["reply"]["text"][start:end].startswith("```clojure")
+    assert doc["reply"]["program_ran"] is True
+
+
+def test_a_truncated_reply_says_its_program_did_not_run(cli, tmp_path):
+    trace = load_trace(PRODUCT_TRACE)
+    cut = execute_turn(1, trace.turns[0].raw_response, {}, messages=trace.turns[0].messages,
+                       response=Response(finish_reason="length", provider_finish_reason="length"))
+    assert cut.program is not None and turn_status(cut) == "error"    # not "ok", not "no code"
+    path = tmp_path / "cut.json"
+    save_trace(dataclasses.replace(trace, turns=(cut,)), path)
+    out = cli("render", path, "--turn", 1, "--reply").out
+    heading = next(x for x in out.splitlines() if x.startswith("----- REPLY"))
+    assert "not run: truncated" in heading
+    assert "finish length" in next(x for x in out.splitlines()
+                                   if x.startswith("recorded LLM call"))
+
+
+def test_a_forks_inherited_turn_says_the_parent_sent_it_under_other_options(cli, tmp_path):
+    parent = load_trace(PRODUCT_TRACE)
+    opts = parent.agent.history.with_changes(strategy="namespaced")
+    session = fork(parent, 3, fork_llm(None, parent, 3, "product_search.json"), opts=opts)
+    while not session.done:
+        session.step()
+    path = tmp_path / "fork.json"
+    save_trace(session.trace(), path)
+    second = cli("render", path, "--turn", 2).out.splitlines()[1]
+    assert second == ("recorded options: namespaced; but turn 2 was sent by the parent run, "
+                      "whose strategy was not the fork's")
+    assert cli("render", path, "--turn", 3).out.splitlines()[1] == "recorded options: namespaced"

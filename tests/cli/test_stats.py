@@ -58,8 +58,8 @@ def test_product_search_totals_and_savings_line(cli):
     out = cli("stats", PRODUCT_TRACE).out
     row = next(line for line in out.splitlines() if line.startswith("coalesced "))
     t = doc["totals"]["coalesced"]
-    assert row.split() == ["coalesced", f"{t['input_tokens']:,}", f"{t['saved_tokens']:,}",
-                           f"{t['saved_percent']:.1f}%", "unknown"]
+    assert row.split() == ["coalesced", "recorded", f"{t['input_tokens']:,}",
+                           f"{t['saved_tokens']:,}", f"{t['saved_percent']:.1f}%", "unknown"]
 
 
 def test_strategy_subset_and_model_price(cli):
@@ -102,3 +102,54 @@ def test_sample_without_usage_has_no_reported_column(cli):
     out = cli("stats", PRODUCT_TRACE).out
     assert "reported" not in out
     assert json.loads(cli("stats", PRODUCT_TRACE, "--json").out)["reported_input_tokens"] is None
+
+
+def test_recorded_calls_are_priced_from_the_reported_usage(cli, tmp_path):
+    trace = load_trace(PRODUCT_TRACE)
+    turns = tuple(dataclasses.replace(t, usage=Usage(2000, 100, 1500)) for t in trace.turns)
+    path = tmp_path / "reported.json"
+    save_trace(dataclasses.replace(trace, turns=turns), path)
+    doc = json.loads(cli("stats", path, "--model", "gpt-4o-mini", "--json").out)
+    n = len(turns)
+    price = price_for("gpt-4o-mini")
+    calls = doc["recorded_calls"]
+    assert (calls["input_tokens"], calls["cached_tokens"], calls["output_tokens"]) == \
+        (2000 * n, 1500 * n, 100 * n)
+    assert not calls["input_counted"] and not calls["output_counted"]
+    assert calls["cost_usd"] == pytest.approx(
+        n * (500 * price.input + 1500 * price.cached_input + 100 * price.output) / 1e6)
+    line = next(line for line in cli("stats", path, "--model", "gpt-4o-mini").out.splitlines()
+                if line.startswith("recorded LLM calls"))
+    assert f"input {2000 * n:,} ({1500 * n:,} cached), output {100 * n:,}, cost $" in line
+
+
+def test_recorded_calls_without_usage_say_their_tokens_were_counted(cli):
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--json").out)
+    calls = doc["recorded_calls"]
+    assert calls["input_counted"] and calls["output_counted"] and calls["output_tokens"] > 0
+    assert calls["cost_usd"] is None                 # scripted: no model, no price
+    line = next(line for line in cli("stats", PRODUCT_TRACE).out.splitlines()
+                if line.startswith("recorded LLM calls"))
+    assert "(counted), output" in line and line.endswith("(counted), cost unknown")
+
+
+def test_each_strategy_row_says_whether_its_counts_are_recorded_or_what_if(cli):
+    def counts(*argv):
+        out = cli("stats", PRODUCT_TRACE, *argv).out.splitlines()
+        start = next(i for i, x in enumerate(out) if x.startswith("strategy "))
+        return {x.split()[0]: x.split()[1] for x in out[start + 1:start + 5]}, out
+
+    labels, out = counts()
+    assert labels == {"full": "what-if", "coalesced": "recorded", "compaction": "what-if",
+                      "namespaced": "what-if"}
+    assert not any(x.startswith("what-if for every strategy") for x in out)
+    # another limit makes every row a what-if, the recorded strategy's too
+    labels, out = counts("--println-limit", "2")
+    assert set(labels.values()) == {"what-if"}
+    assert "what-if for every strategy: println_limit 2 (recorded: println_limit 15)" in out
+    assert out[1].startswith("recorded strategy: coalesced; println_limit 15,")
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--json").out)
+    assert {s: t["recorded_options"] for s, t in doc["totals"].items()} == \
+        {"full": False, "coalesced": True, "compaction": False, "namespaced": False}
+    doc = json.loads(cli("stats", PRODUCT_TRACE, "--println-limit", "2", "--json").out)
+    assert not any(t["recorded_options"] for t in doc["totals"].values())

@@ -2,8 +2,9 @@
 
 import pytest
 
-from engine.history import HistoryOpts, RenderContext, render, render_turns
-from engine.history.sections import FINAL_TURN, system_prompt
+from engine.agent.execute import execute_turn
+from engine.history import HistoryOpts, RenderContext, Response, render, render_turns
+from engine.history.sections import FINAL_TURN, reply_end, system_prompt
 from engine.history.strategies import STRATEGIES
 from tests.history.build import NO_CODE, context, make_turns
 from tests.history.rendering import MISSION, TOOLS, coalesced, request
@@ -228,3 +229,19 @@ def test_rendering_twice_gives_the_same_request():
     for turn in turns:
         strategy.add(turn)
     assert strategy.render(turns[-1].memory) == strategy.render(turns[-1].memory)
+
+
+def test_a_truncated_turn_shows_where_the_reply_was_cut_not_code_that_looks_whole():
+    cut = ("Step one.\n```clojure\n(return 1)\n```\nNow the rest:\n```clojure\n"
+           "(def rows (map inc")
+    turn = execute_turn(1, cut, {}, response=Response(finish_reason="length"))
+    messages, _ = render("coalesced", [turn], {}, context(), HistoryOpts())
+    text = messages[1]["content"]
+    assert "Your previous attempt" not in text
+    assert ("---\nYour previous reply was cut off; it ended with:\n...Now the rest:\n```clojure\n"
+            "(def rows (map inc\n\nError: truncated: your reply was cut off at the output token "
+            "limit before it ended, so none of its code was run (hint: write a shorter reply: "
+            "one short program with few words around it; split large work over several turns)"
+            "\n---") in text
+    assert reply_end("(def rows") == "(def rows"          # nothing before: no "..."
+    assert reply_end("x" * 500) == "..." + "x" * 300

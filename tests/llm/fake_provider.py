@@ -96,23 +96,29 @@ def make_handler(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:
 
 # -- bodies as each provider sends them
 
-def openai_body(text: str, *, prompt=12, completion=5, cached=None, model="gpt-test") -> dict:
+def openai_body(text: str, *, prompt=12, completion=5, cached=None, reasoning=None,
+                model="gpt-test", finish="stop") -> dict:
     usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
     if cached is not None:
         usage["prompt_tokens_details"] = {"cached_tokens": cached}
+    if reasoning is not None:
+        usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
     return {"id": "chatcmpl-1", "object": "chat.completion", "model": model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "stop"}],
+                         "finish_reason": finish}],
             "usage": usage}
 
 
-def anthropic_body(*texts: str, input=12, output=5, cached=None, model="claude-test") -> dict:
+def anthropic_body(*texts: str, input=12, output=5, cached=None, cache_write=None,
+                   model="claude-test", stop="end_turn") -> dict:
     usage = {"input_tokens": input, "output_tokens": output}
     if cached is not None:
         usage["cache_read_input_tokens"] = cached
+    if cache_write is not None:
+        usage["cache_creation_input_tokens"] = cache_write
     return {"id": "msg_1", "type": "message", "role": "assistant", "model": model,
             "content": [{"type": "text", "text": t} for t in texts],
-            "stop_reason": "end_turn", "usage": usage}
+            "stop_reason": stop, "usage": usage}
 
 
 def openai_error(message: str, kind="invalid_request_error") -> dict:

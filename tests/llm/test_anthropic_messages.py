@@ -75,11 +75,42 @@ def test_text_blocks_joined_and_usage(fake, connect):
 
 
 def test_input_tokens_include_cache_writes_too(fake, connect):
-    body = anthropic_body("(return 1)", input=10, output=2, cached=0)
-    body["usage"]["cache_creation_input_tokens"] = 500
-    fake.queue(Reply(body=body))
+    fake.queue(Reply(body=anthropic_body("(return 1)", input=10, output=2, cached=0,
+                                         cache_write=500)))
     completion = connect(ANTHROPIC)([{"role": "user", "content": "go"}])
     assert (completion.input_tokens, completion.cached_tokens) == (510, 0)
+    assert completion.cache_write_tokens == 500
+
+
+def test_the_response_model_and_id(fake, connect):
+    body = anthropic_body("ok", model="claude-sonnet-4-5-20250929")
+    body["id"] = "msg_01XFDUDYJgAACzvnptvVoYEL"
+    fake.queue(Reply(body=body))
+    completion = connect(ANTHROPIC)([{"role": "user", "content": "go"}])
+    assert (completion.model, completion.response_id) == \
+        ("claude-sonnet-4-5-20250929", "msg_01XFDUDYJgAACzvnptvVoYEL")
+    assert completion.reasoning_tokens is None            # not reported apart by Anthropic
+
+
+def test_what_the_response_did_not_say_stays_unsaid(fake, connect):
+    body = anthropic_body("ok")
+    del body["model"], body["id"], body["stop_reason"]
+    fake.queue(Reply(body=body))
+    completion = connect(ANTHROPIC)([{"role": "user", "content": "go"}])
+    assert (completion.model, completion.response_id, completion.finish_reason,
+            completion.provider_finish_reason, completion.cache_write_tokens) == \
+        (None, None, None, None, None)
+
+
+@pytest.mark.parametrize("stop, normalised", [
+    ("end_turn", "stop"), ("stop_sequence", "stop"), ("max_tokens", "length"),
+    ("model_context_window_exceeded", "length"), ("tool_use", "tool_call"),
+    ("refusal", "content_filter"), ("pause_turn", None),
+])
+def test_stop_reason_is_normalised_and_the_providers_own_kept(fake, connect, stop, normalised):
+    fake.queue(Reply(body=anthropic_body("ok", stop=stop)))
+    completion = connect(ANTHROPIC)([{"role": "user", "content": "go"}])
+    assert (completion.finish_reason, completion.provider_finish_reason) == (normalised, stop)
 
 
 def test_missing_key_is_an_error():

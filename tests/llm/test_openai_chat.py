@@ -43,11 +43,37 @@ def test_text_and_usage(fake, connect, usage, expected):
 
 def test_usage_absent_is_none(fake, connect):
     body = openai_body("hi")
-    del body["usage"], body["model"]
+    del body["usage"], body["model"], body["id"], body["choices"][0]["finish_reason"]
     fake.queue(Reply(body=body))
     completion = connect(OPENAI)(MESSAGES)
     assert (completion.input_tokens, completion.output_tokens, completion.cached_tokens) == (None, None, None)
-    assert completion.model == "gpt-test"   # the model asked for
+    assert completion.reasoning_tokens is None
+    # what the response did not say stays unsaid: never the model that was asked for
+    assert (completion.model, completion.response_id, completion.finish_reason,
+            completion.provider_finish_reason) == (None, None, None, None)
+
+
+def test_the_response_model_id_and_reasoning_tokens(fake, connect):
+    body = openai_body("ok", prompt=900, completion=300, cached=512, reasoning=256,
+                       model="gpt-5-2025-08-07")
+    body["id"] = "chatcmpl-Bx42"
+    fake.queue(Reply(body=body))
+    completion = connect(OPENAI)(MESSAGES)
+    assert (completion.model, completion.response_id) == ("gpt-5-2025-08-07", "chatcmpl-Bx42")
+    assert (completion.input_tokens, completion.cached_tokens, completion.output_tokens,
+            completion.reasoning_tokens) == (900, 512, 300, 256)
+    assert completion.cache_write_tokens is None          # OpenAI does not report it
+
+
+@pytest.mark.parametrize("finish, normalised", [
+    ("stop", "stop"), ("length", "length"), ("content_filter", "content_filter"),
+    ("tool_calls", "tool_call"), ("function_call", "tool_call"), ("error", "error"),
+    ("eos", None),                # a compatible server's own word: kept, not guessed at
+])
+def test_finish_reason_is_normalised_and_the_providers_own_kept(fake, connect, finish, normalised):
+    fake.queue(Reply(body=openai_body("ok", finish=finish)))
+    completion = connect(OPENAI)(MESSAGES)
+    assert (completion.finish_reason, completion.provider_finish_reason) == (normalised, finish)
 
 
 @pytest.mark.parametrize("message, text", [

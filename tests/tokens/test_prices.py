@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from engine.tokens import Price, cost, load_prices, price_for
+from engine.tokens import (Price, TokenCounter, call_cost, cost, load_prices, price_for, total_cost,
+                           usd_text)
 from engine.tokens.prices import ENV_VAR
 
 SMALL = """
@@ -76,9 +77,73 @@ def test_cost_arithmetic(small):
     assert cost(alpha, 0) == 0.0
 
 
+MESSAGES = [{"role": "user", "content": "How many reviews mention the battery?"}]
+REPLY = "Counting them.\n```clojure\n(count (tool/search {:q \"battery\"}))\n```"
+
+
+def test_a_call_prices_uncached_input_cached_input_and_output_each_at_its_own_rate(small):
+    mini = small.price_for("alpha-mini")
+    c = call_cost(mini, TokenCounter(), MESSAGES, REPLY, input_tokens=5000, output_tokens=500,
+                  cached_tokens=4000)
+    assert (c.input_tokens, c.cached_tokens, c.output_tokens) == (5000, 4000, 500)
+    assert not c.counted
+    assert c.usd == pytest.approx((1000 * 0.5 + 4000 * 0.125 + 500 * 2.0) / 1e6)
+    # a model without a cached rate bills the cache hits as ordinary input
+    alpha = call_cost(small.price_for("alpha"), TokenCounter(), MESSAGES, REPLY, 5000, 500, 4000)
+    assert alpha.usd == pytest.approx((5000 * 2.0 + 500 * 8.0) / 1e6)
+
+
+def test_a_count_the_provider_did_not_report_is_counted_and_marked(small):
+    counter = TokenCounter()
+    c = call_cost(small.price_for("alpha"), counter, MESSAGES, REPLY, input_tokens=40)
+    assert c.output_tokens == counter.count(REPLY) > 0
+    assert c.output_counted and not c.input_counted
+    assert c.usd == pytest.approx((40 * 2.0 + c.output_tokens * 8.0) / 1e6)
+    neither = call_cost(small.price_for("alpha"), counter, MESSAGES, REPLY)
+    assert neither.input_tokens == counter.count_messages(MESSAGES).total
+    assert neither.input_counted and neither.output_counted
+
+
+def test_calls_sum_and_one_unknown_price_makes_the_total_unknown(small):
+    alpha = small.price_for("alpha")
+    a = call_cost(alpha, TokenCounter(), MESSAGES, REPLY, 100, 10, 0)
+    b = call_cost(alpha, TokenCounter(), MESSAGES, REPLY, 200, None, 50)
+    total = total_cost([a, b])
+    assert (total.input_tokens, total.cached_tokens) == (300, 50)
+    assert total.output_tokens == 10 + b.output_tokens and total.output_counted
+    assert total.usd == pytest.approx(a.usd + b.usd)
+    unknown = call_cost(None, TokenCounter(), MESSAGES, REPLY, 100, 10)
+    assert unknown.usd is None and total_cost([a, unknown]).usd is None
+
+
 def test_unknown_price_has_unknown_cost(small):
     assert cost(small.price_for("beta"), 1000, 1000) is None
     assert cost(None, 0) is None
+
+
+@pytest.mark.parametrize("amount, text", [
+    (None, "unknown"),                 # unknown price: never a made-up $0
+    (0.0, "$0"),
+    (0.000613, "$0.000613"),
+    (0.0000204, "$0.0000204"),         # tiny but real: still three figures, not <$0.0001
+    (0.0006, "$0.000600"),
+    (0.01234, "$0.0123"),
+    (1.234, "$1.23"),
+    (9.996, "$10.0"),                  # rounding up a decade keeps three figures
+    (12.34, "$12.3"),
+    (99.96, "$100"),
+    (123.4, "$123"),
+    (1234.4, "$1,234"),
+    (1_234_567.8, "$1,234,568"),
+])
+def test_usd_text_has_three_significant_figures(amount, text):
+    assert usd_text(amount) == text
+
+
+def test_usd_text_tells_close_costs_apart():
+    # four strategies' costs of one run that 4 decimals all showed as $0.0006
+    texts = {usd_text(v) for v in (0.000613, 0.000582, 0.000644, 0.000561)}
+    assert len(texts) == 4
 
 
 def test_negative_tokens_are_an_error():

@@ -4,14 +4,15 @@ import base64
 import copy
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from google.protobuf.json_format import ParseError, Parse
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
 from engine.agent import SubAgent
-from engine.history import Usage
-from engine.llm import ScriptedLLM
+from engine.history import Response, Usage
+from engine.llm import Completion, ScriptedLLM
 from engine.trace import TraceError, dumps_trace, load_trace, loads_trace
 from engine.trace.otel import dumps_otlp, from_otlp, llm_provider_model, loads_otlp, to_otlp
 from sample_traces import agent_paths, trace_path
@@ -114,7 +115,16 @@ def attrs(span) -> dict:
 
 
 def op(span) -> str:
-    return attrs(span)["gen_ai.operation.name"]
+    """The span's operation: a GenAI one, or ours (`execute_program`)."""
+    a = attrs(span)
+    return a.get("gen_ai.operation.name") or a["ptc.operation.name"]
+
+
+def program_of(all_spans, chat) -> dict | None:
+    """The execute_program span of `chat`'s turn (None: no program ran)."""
+    number = attrs(chat)["ptc.turn.number"]
+    return next((s for s in all_spans if op(s) == "execute_program"
+                 and attrs(s)["ptc.turn.number"] == number), None)
 
 
 # --- the OTLP schema -----------------------------------------------------------------------
@@ -172,7 +182,7 @@ def test_ids_are_lowercase_hex_of_the_right_length_never_zero_and_distinct(trace
 # --- the span tree -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(TRACES))
-def test_one_invoke_agent_root_a_chat_span_per_turn_a_tool_span_per_call(name):
+def test_one_invoke_agent_root_a_chat_and_a_program_span_per_turn_a_tool_span_per_call(name):
     t = TRACES[name]
     all_spans = spans(to_otlp(t))
     roots = [s for s in all_spans if "parentSpanId" not in s]
@@ -181,11 +191,28 @@ def test_one_invoke_agent_root_a_chat_span_per_turn_a_tool_span_per_call(name):
     chats = [s for s in all_spans if op(s) == "chat"]
     assert [attrs(s)["ptc.turn.number"] for s in chats] == [turn.number for turn in t.turns]
     assert all(s["parentSpanId"] == root["spanId"] for s in chats)
+    ran = 0
     for chat, turn in zip(chats, t.turns):
-        tools = [s for s in all_spans if s.get("parentSpanId") == chat["spanId"]]
+        assert [s for s in all_spans if s.get("parentSpanId") == chat["spanId"]] == []
+        program = program_of(all_spans, chat)
+        if turn.program is None:                     # no code: nothing ran, no program span
+            assert program is None
+            continue
+        ran += 1
+        assert program["name"] == "execute_program" and program["parentSpanId"] == root["spanId"]
+        assert attrs(program)["ptc.program"] == turn.program
+        tools = [s for s in all_spans if s.get("parentSpanId") == program["spanId"]]
         assert [op(s) for s in tools] == ["execute_tool"] * len(turn.tool_calls)
         assert [attrs(s)["gen_ai.tool.name"] for s in tools] == [c.name for c in turn.tool_calls]
-    assert len(all_spans) == 1 + len(t.turns) + sum(len(turn.tool_calls) for turn in t.turns)
+    assert len(all_spans) == 1 + len(t.turns) + ran + sum(len(u.tool_calls) for u in t.turns)
+
+
+@pytest.mark.parametrize("name", sorted(TRACES))
+def test_every_span_of_a_run_carries_the_same_conversation_id(name):
+    all_spans = spans(to_otlp(TRACES[name]))
+    ids = {attrs(s).get("gen_ai.conversation.id") for s in all_spans}
+    assert len(ids) == 1 and None not in ids
+    assert ids == {all_spans[0]["traceId"]}                 # derived from the trace itself
 
 
 def test_gen_ai_attributes(trace):
@@ -204,18 +231,22 @@ def test_gen_ai_attributes(trace):
     assert first["name"] == "chat gpt-4o-mini" and first["kind"] == 3
     c = attrs(first)
     assert (c["gen_ai.provider.name"], c["gen_ai.request.model"]) == ("openai", "gpt-4o-mini")
-    assert c["ptc.prints"] == ["items: 2", "done"]
-    assert c["ptc.program"].startswith("(def inv (tool/inventory))")
     assert "gen_ai.usage.input_tokens" not in c            # the scripted LLM reports none
+    assert "gen_ai.response.finish_reasons" not in c and "gen_ai.response.model" not in c
     sent = json.loads(c["gen_ai.input.messages"])
     assert [m["role"] for m in sent] == [m["role"] for m in trace.turns[0].messages]
     assert sent[0]["parts"] == [{"type": "text", "content": trace.turns[0].messages[0]["content"]}]
+    # no finish_reason claimed: a scripted reply's end was never reported
     assert json.loads(c["gen_ai.output.messages"]) == [
-        {"role": "assistant", "parts": [{"type": "text", "content": REPLIES[0]}],
-         "finish_reason": "stop"}]
+        {"role": "assistant", "parts": [{"type": "text", "content": REPLIES[0]}]}]
+    program = program_of(all_spans, first)
+    assert program["kind"] == 1
+    p = attrs(program)
+    assert p["ptc.prints"] == ["items: 2", "done"]
+    assert p["ptc.program"].startswith("(def inv (tool/inventory))")
 
     tool = next(s for s in all_spans if op(s) == "execute_tool")
-    assert tool["name"] == "execute_tool inventory" and tool["parentSpanId"] == first["spanId"]
+    assert tool["name"] == "execute_tool inventory" and tool["parentSpanId"] == program["spanId"]
     t = attrs(tool)
     assert t["gen_ai.tool.description"] == "Stock levels."
     assert json.loads(t["gen_ai.tool.call.arguments"]) == []
@@ -225,13 +256,18 @@ def test_gen_ai_attributes(trace):
 
 def test_errors_are_marked_on_turns_tool_calls_and_failed_runs(trace):
     all_spans = spans(to_otlp(trace))
-    broken = next(s for s in all_spans if op(s) == "chat" and attrs(s)["ptc.turn.number"] == 2)
+    # a program that failed: its run's span, not the LLM call's, has the error
+    broken_chat = next(s for s in all_spans if op(s) == "chat" and attrs(s)["ptc.turn.number"] == 2)
+    broken = program_of(all_spans, broken_chat)
+    assert "status" not in broken_chat and "error.type" not in attrs(broken_chat)
     a = attrs(broken)
     assert broken["status"]["code"] == 2
     assert a["error.type"] == a["ptc.error.reason"] == trace.turns[1].error.reason
     assert a["ptc.error.message"] == trace.turns[1].error.message
+    # a reply without code: the LLM call's span has it, and nothing ran
     no_code = next(s for s in all_spans if op(s) == "chat" and attrs(s)["ptc.turn.number"] == 3)
-    assert "ptc.program" not in attrs(no_code) and no_code["status"]["code"] == 2
+    assert no_code["status"]["code"] == 2 and attrs(no_code)["error.type"] == "no_code"
+    assert program_of(all_spans, no_code) is None
     ghost = [s for s in all_spans if op(s) == "execute_tool"
              and json.loads(attrs(s)["gen_ai.tool.call.arguments"]) == ["Ghost"]]
     assert len(ghost) == 1 and ghost[0]["status"]["code"] == 2
@@ -276,15 +312,52 @@ def test_times_follow_the_turns_and_end_when_the_trace_was_saved(trace):
     total = sum(100 * t.number + 5 for t in trace.turns) * 10**6
     assert (int(root["startTimeUnixNano"]), int(root["endTimeUnixNano"])) == (saved - total, saved)
     assert chats[0]["startTimeUnixNano"] == root["startTimeUnixNano"]
-    assert chats[-1]["endTimeUnixNano"] == root["endTimeUnixNano"]
-    for a, b in zip(chats, chats[1:]):
-        assert a["endTimeUnixNano"] == b["startTimeUnixNano"]
-    assert int(chats[0]["endTimeUnixNano"]) - int(chats[0]["startTimeUnixNano"]) == 105 * 10**6
-    for s in all_spans:
-        if op(s) == "execute_tool":
-            parent = next(c for c in chats if c["spanId"] == s["parentSpanId"])
-            assert int(parent["startTimeUnixNano"]) <= int(s["startTimeUnixNano"]) \
-                <= int(s["endTimeUnixNano"]) <= int(parent["endTimeUnixNano"])
+
+    def start(s):
+        return int(s["startTimeUnixNano"])
+
+    def end(s):
+        return int(s["endTimeUnixNano"])
+
+    ends = []
+    for chat, turn in zip(chats, timed.turns):
+        assert end(chat) - start(chat) == 100 * turn.number * 10**6      # the LLM call only
+        program = program_of(all_spans, chat)
+        if program is None:
+            ends.append(end(chat) + 5 * 10**6)
+            continue
+        assert (start(program), end(program)) == (end(chat), end(chat) + 5 * 10**6)
+        ends.append(end(program))
+        for s in all_spans:
+            if s.get("parentSpanId") == program["spanId"]:
+                assert start(program) <= start(s) <= end(s) <= end(program)
+    assert [start(c) for c in chats[1:]] == ends[:-1]          # turns follow one another
+    assert ends[-1] == end(root)
+
+
+def test_the_llm_call_as_the_provider_reported_it():
+    base = run_agent(REPLIES[:1] + [code("(return 1)")])
+    reported = (Response("gpt-4o-mini-2024-07-18", "chatcmpl-7", "length", "length"),
+                Response(None, "msg_9", None, "pause_turn"))
+    usages = (Usage(1200, 300, 1024, 64, 250), Usage(10, 2, None))
+    t = replace(base, turns=tuple(replace(turn, response=r, usage=u)
+                                  for turn, r, u in zip(base.turns, reported, usages)))
+    first, second = [attrs(s) for s in spans(to_otlp(t)) if op(s) == "chat"]
+    assert (first["gen_ai.response.model"], first["gen_ai.response.id"]) == \
+        ("gpt-4o-mini-2024-07-18", "chatcmpl-7")
+    assert first["gen_ai.response.finish_reasons"] == ["length"]
+    assert (first["gen_ai.usage.input_tokens"], first["gen_ai.usage.output_tokens"],
+            first["gen_ai.usage.cache_read.input_tokens"],
+            first["gen_ai.usage.cache_creation.input_tokens"],
+            first["gen_ai.usage.reasoning.output_tokens"]) == (1200, 300, 1024, 64, 250)
+    assert json.loads(first["gen_ai.output.messages"])[0]["finish_reason"] == "length"
+    # a word with no OpenTelemetry value is given as the provider said it
+    assert second["gen_ai.response.finish_reasons"] == ["pause_turn"]
+    assert second["ptc.response.provider_finish_reason"] == "pause_turn"
+    assert "gen_ai.response.model" not in second
+    assert "gen_ai.usage.cache_creation.input_tokens" not in second
+    Parse(dumps_otlp(t), TracesData())
+    assert dumps_trace(loads_otlp(dumps_otlp(t))) == dumps_trace(t)
 
 
 # --- determinism and round trips -----------------------------------------------------------
@@ -431,3 +504,41 @@ def test_text_that_is_not_json_names_the_file(text, message):
 def test_a_trace_file_is_not_an_otlp_export(trace):
     with pytest.raises(TraceError, match='expected an object with "resourceSpans"'):
         loads_otlp(dumps_trace(trace), "run.json")
+
+
+# --- exports written before the program span -----------------------------------------------
+
+PREVIOUS_LAYOUT = Path(__file__).parent / "data" / "previous_layout.otlp.json"
+
+
+def test_an_export_in_the_previous_layout_still_imports():
+    """Written by the exporter before chat spans were cut to the LLM call: tool spans are
+    children of their turn's chat span, and there is no execute_program span."""
+    text = PREVIOUS_LAYOUT.read_text()
+    old_spans = spans(json.loads(text))
+    chats = {s["spanId"] for s in old_spans if op(s) == "chat"}
+    assert [s["parentSpanId"] in chats for s in old_spans if op(s) == "execute_tool"] == [True]
+    t = loads_otlp(text, PREVIOUS_LAYOUT.name)
+    assert [turn.number for turn in t.turns] == [1, 2]
+    assert [c.name for c in t.turns[0].tool_calls] == ["inventory"]
+    assert t.turns[0].prints == ("items: 2", "done")
+    assert (t.outcome.status, t.outcome.return_value) == ("returned", 2)
+    assert [turn.llm_ms for turn in t.turns] == [120.0, 120.0]
+    # and exported again, it takes the current layout
+    again = spans(to_otlp(t))
+    program = next(s for s in again if op(s) == "execute_program")
+    assert [op(s) for s in again if s.get("parentSpanId") == program["spanId"]] == ["execute_tool"]
+
+
+def test_a_truncated_reply_exports_as_a_failed_llm_call_with_no_program_run():
+    cut = Completion(code("(return 1)") + "\nand then", finish_reason="length",
+                     provider_finish_reason="max_tokens", model="claude-sonnet-4-5")
+    session = SubAgent("Answer.", max_turns=2).start(lambda messages: cut)
+    session.step()
+    all_spans = spans(to_otlp(session.trace(created_at=CREATED)))
+    [chat] = [s for s in all_spans if op(s) == "chat"]
+    a = attrs(chat)
+    assert a["gen_ai.response.finish_reasons"] == ["length"]
+    assert a["ptc.response.provider_finish_reason"] == "max_tokens"
+    assert a["error.type"] == "truncated" and chat["status"]["code"] == 2
+    assert program_of(all_spans, chat) is None

@@ -16,8 +16,8 @@ TABLE = PriceTable("2026-01-01", "test", {"gpt-4o-mini": Price("gpt-4o-mini", 0.
 
 
 @pytest.mark.parametrize("value, text", [
-    (None, "unknown"), (0.0123, "$0.0123"), (0.0, "$0.0000"), (0.00002, "<$0.0001"),
-    (1234.5, "$1,234.5000"),
+    (None, "unknown"), (0.0123, "$0.0123"), (0.0, "$0"), (0.00002, "$0.0000200"),
+    (0.000613, "$0.000613"), (1234.4, "$1,234"),
 ])
 def test_cost_text_never_shows_an_unknown_price_as_zero(value, text):
     assert cost_text(value) == text
