@@ -75,17 +75,24 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
 def drive(session, path: str | None, out: Output) -> int:
     """Step `session` headless to its end, saving it to `path` after every turn and on a
-    signal; the exit code (0 returned, 1 failed, 128 + the signal's number)."""
-    try:
-        with interruptible():
-            run_to_the_end(session, path, out)
-    except Interrupted as stop:
-        out.line(f"interrupted ({stop.name}) after {len(session.turns)} turns")
-        with deferred():                         # a second Ctrl-C does not stop the save
+    signal; the exit code (0 returned, 1 failed, 128 + the signal's number).
+
+    Signals are noted (`deferred`) from before the run starts until the last save is done,
+    and raise `Interrupted` only while the run goes on: so a second signal (Ctrl-C twice,
+    or `timeout`, which signals the process and then its whole group) never finds the
+    default handler, which would end the process before the save."""
+    with deferred() as late:
+        try:
+            with interruptible():
+                run_to_the_end(session, path, out)
+        except Interrupted as stop:
+            out.line(f"interrupted ({stop.name}) after {len(session.turns)} turns")
             save(session, path, out)
-        return stop.exit_code
-    out.line(outcome_line(session.result))
-    save(session, path, out)
+            return stop.exit_code
+        out.line(outcome_line(session.result))
+        save(session, path, out)
+    if late:
+        return 128 + late[0]
     return 0 if session.result.fail is None else 1
 
 

@@ -99,3 +99,36 @@ def test_signals_are_noted_not_acted_on_while_saving():
         with pytest.raises(Interrupted) as stop:
             os.kill(os.getpid(), signal.SIGHUP)
     assert stop.value.exit_code == 129
+
+
+SECOND_SIGNAL_SCRIPT = '''
+import os, signal, sys, time
+from engine.agent import SubAgent
+from engine.llm import ScriptedLLM
+from ptc_tui.commands.run import drive
+
+def wait():
+    os.kill(os.getpid(), signal.SIGTERM)         # the first signal, while the program runs
+    time.sleep(60)
+
+class Out:
+    def line(self, text):
+        print(text, flush=True)
+        if text.startswith("interrupted"):       # the second, before the save has begun
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.5)
+
+agent = SubAgent(mission="Wait.", tools={"wait": wait}, max_turns=3)
+session = agent.start(ScriptedLLM(["```clojure\\n(def a 1)\\n```",
+                                   "```clojure\\n(tool/wait)\\n```"]))
+sys.exit(drive(session, sys.argv[1], Out()))
+'''
+
+
+def test_a_second_signal_before_the_save_is_noted_not_fatal(tmp_path):
+    saved = tmp_path / "run.json"
+    r = subprocess.run([sys.executable, "-c", SECOND_SIGNAL_SCRIPT, str(saved)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 128 + signal.SIGTERM, r.stderr
+    assert "interrupted (SIGTERM) after 2 turns" in r.stdout and f"saved {saved}" in r.stdout
+    assert len(load_trace(saved).turns) == 2
