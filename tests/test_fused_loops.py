@@ -69,3 +69,16 @@ def test_a_fn_that_calls_user_code_is_still_called_and_counts_its_depth():
     source = "(defn walk [n] (if (pos? n) (first (map (fn [x] (walk x)) [(dec n)])) 0)) (walk 500)"
     r = run(source)
     assert r.error is not None and r.error.reason == "recursion_limit_exceeded", r.error
+
+
+@pytest.mark.parametrize("source", [
+    "(count (map #(* % %) (range 1000000)))",
+    "(count (filter even? (range 1000000)))",
+    "(count (filter #(and (pos? %) (< % 10)) (range 1000000)))",
+    "(reduce (fn [a x] (+ a x)) 0 (range 1000000))",
+])
+def test_a_body_of_constant_time_checks_the_deadline_between_chunks(source):
+    """A million items take far more than 20 ms however fast the machine: the run must end
+    in a timeout, not finish late."""
+    r = run(source, limits={"time_ms": 20})
+    assert r.error is not None and r.error.reason == "timeout", r.error

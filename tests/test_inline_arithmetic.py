@@ -15,6 +15,7 @@ from engine.lisp import pr_str, run
     ("(loop [i 0 acc 0] (if (< i 1000) (recur (inc i) (+ acc (* i i))) acc))", "332833500"),
     ("(let [f (fn [] 3)] [(< (f) 4) (+ 1 (f)) (- (f) 1) (inc (f))])", "[true 4 2 4]"),
     ("(+ (count [1]) (count [1 2]))", "3"),
+    ("[(mod 7 3) (mod -7 3) (mod 7 -3) (mod 7.5 2) (let [x -7] (mod x 13))]", "[1 2 -2 1.5 6]"),
     ("[(pos? 1.5) (pos? -1) (zero? 0.0) (neg? -0.5) (even? 4) (odd? -3) (> 2.5 2) (< 1 1.5)"
      " (pos? ##NaN) (zero? (- 2 2))]", "[true false true true true true true true false true]"),
     ("(let [m {:a 1 \"a\" 2 \"b\" 3} s #{:a}] [(:a m) (:b m) (:c m) (:a nil) (:a s) (:b s)"
@@ -35,6 +36,7 @@ def test_results(source, expected):
     ("(+ 1 nil)", "type_error", "+ expects numbers, got nil"),
     ("(inc nil)", "type_error", "inc expects a number"),
     ("(< true 1)", "type_error", "cannot compare boolean"),
+    ("(let [x nil] (mod x 3))", "type_error", "mod expects a number, got nil"),
     ("(let [x nil] (pos? x))", "type_error", "pos? expects a number, got nil"),
     ("(even? 1.5)", "arithmetic_error", "even? expects an integer, got float"),
     ("(let [m [1]] (:a m))", "invalid_keyword_call", "(:a x) needs a map, got vector"),

@@ -1,7 +1,7 @@
 """Number fast paths for the commonest arithmetic builtins, compiled inline.
 
-`(< i n)`, `(+ acc x)`, `(inc i)` on integers, `(> price 100)`, `(pos? x)` on numbers and
-`(even? n)` on integers are one Python operation instead of a call of the builtin. Anything
+`(< i n)`, `(+ acc x)`, `(inc i)`, `(mod n 13)` on integers, `(> price 100)`, `(pos? x)` on
+numbers and `(even? n)` on integers are one Python operation instead of a call of the builtin. Anything
 else (nil, a string, a result past 64 bits) calls the builtin itself, which gives the result
 or the error it always gives.
 """
@@ -18,6 +18,7 @@ _ARITHMETIC = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
 _STEP = {"inc": (ast.Add, ast.Lt, INT_MAX), "dec": (ast.Sub, ast.Gt, INT_MIN)}
 _SIGN = {"pos?": ast.Gt, "neg?": ast.Lt, "zero?": ast.Eq}     # compared with 0, any number
 _PARITY = {"even?": ast.Eq, "odd?": ast.NotEq}                # n % 2 compared with 0, integers
+INLINE_ONE_ARGUMENT = frozenset({*_STEP, *_SIGN, *_PARITY})   # (f x) with an inline form
 
 
 def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.expr | None:
@@ -39,6 +40,11 @@ def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.e
         remainder = ast.BinOp(x, ast.Mod(), ast.Constant(2))
         fast = ast.Compare(remainder, [_PARITY[name]()], [ast.Constant(0)])
         return ast.IfExp(_ints(first, [x], nodes), fast, _call(builtin, x))
+    if name == "mod" and len(args) == 2 and type(nodes[1]) is N.Const and \
+            type(nodes[1].value) is int and nodes[1].value != 0:
+        first, (a, b) = _evaluated(nodes, args, temp)       # (mod n 13): floored, as Python's
+        fast = ast.BinOp(a, ast.Mod(), b)
+        return ast.IfExp(_ints(first, [a, b], nodes), fast, _call(builtin, a, b))
     if len(args) != 2 or (name not in _COMPARE and name not in _ARITHMETIC):
         return None
     if not (_simple(nodes[0]) or _simple(nodes[1])):
@@ -81,9 +87,9 @@ def _ints(first, reads: list, nodes: list, kind: str = "_int") -> ast.expr:
     walrus comes first, so it is evaluated whatever the others are."""
     known = (int,) if kind == "_int" else (int, float)
     tests = []
-    for read, node in zip(reads, nodes):
-        if type(node) is N.Const and type(node.value) in known:
-            continue
+    for i, (read, node) in enumerate(zip(reads, nodes)):
+        if type(node) is N.Const and type(node.value) in known or _read_before(node, nodes[:i]):
+            continue       # known to be a number, or the same local as an argument before
         value = first if first is not None and not _simple(node) else read
         op = ast.Is() if kind == "_int" else ast.In()
         test = ast.Compare(_call("_type", value), [op], [_load(kind)])
@@ -91,6 +97,11 @@ def _ints(first, reads: list, nodes: list, kind: str = "_int") -> ast.expr:
     if not tests:
         return ast.Constant(True)
     return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+
+
+def _read_before(node, earlier: list) -> bool:
+    return type(node) is N.LocalRef and any(
+        type(e) is N.LocalRef and e.binding is node.binding for e in earlier)
 
 
 def _load(name: str) -> ast.Name:

@@ -376,11 +376,12 @@ def _iterate(coll):
 def base_globals() -> dict:
     """What every run's globals start from: builtins and the helpers above."""
     from engine.lisp.builtins import BUILTINS
-    from engine.lisp.builtins.support import items
+    from engine.lisp.builtins.support import chunks, items
     from engine.lisp.builtins.transducers import Reduced
     from engine.lisp.where import where
     g = {"__builtins__": {}, "_h": RUNNING, "_len": len, "_tuple": tuple, "_type": type, "_int": int,
-         "_NUMS": frozenset({int, float}), "_Map": Map, "_items": items, "_Reduced": Reduced,
+         "_NUMS": frozenset({int, float}), "_Map": Map, "_items": items, "_chunks": chunks,
+         "_Reduced": Reduced,
          "_Function": types.FunctionType, "_clock": time.perf_counter, "_MISSING": MISSING,
          "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where}
     for name, value in globals().items():

@@ -107,7 +107,7 @@ def reduce_(f, init_or_coll, *coll):
         if not seq:
             return f()
         acc, seq = seq[0], seq[1:]
-    if f is _ADD and type(acc) in (int, float) and all(type(x) in (int, float) for x in seq):
+    if f is _ADD and type(acc) in (int, float) and _NUMBERS.issuperset(map(type, seq)):
         return _checked_sum(acc, seq)
     f = TWO_ARGUMENT_VARIANTS.get(f, f)   # a builtin's fixed-arity fast path
     for part in chunks(seq):
@@ -125,6 +125,7 @@ def _checked_sum(acc, seq):
 
 
 _ADD = add
+_NUMBERS = frozenset({int, float})
 
 
 @builtin("reduce-kv", "collections", calls_fns=True)
