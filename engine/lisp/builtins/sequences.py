@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from itertools import chain
 from functools import cmp_to_key
+from operator import ne
 
-from engine.lisp.access import as_fn, key_getter
+from engine.lisp.access import as_fn, field_of_each, key_getter
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
 from engine.lisp.builtins import transducers as xf
@@ -32,6 +33,8 @@ def map_(f, coll=NO_COLL, *colls):
     f = as_fn(f)
     if not colls:
         seq = items("map", coll)
+        if type(f) is Keyword and (values := field_of_each(f, seq)) is not None:
+            return tuple(values)        # (map :id records)
         if len(seq) <= CHUNK:
             return tuple(map(f, seq))
         return tuple(chain.from_iterable(map(f, part) for part in chunks(seq)))
@@ -463,20 +466,28 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
             raise error("type_error", "sort-by expects (sort-by key comparator coll): the "
                                       "collection comes last", "(sort-by :price > items)")
     seq = items("sort-by", seq_in)
-    getter = _key_function(keyfn)
-    keys = [getter(x) for part in chunks(seq) for x in part]
+    keys = _keys_of_each(keyfn, seq)
     descending = False if comp is None else _direction(comp)
     if descending is not None:
         order = _sorted_indexes(keys, descending)
     else:
         cmp = comparator(comp, "sort-by")
         order = sorted(range(len(seq)), key=cmp_to_key(lambda i, j: cmp(keys[i], keys[j])))
-    return tuple(seq[i] for i in order)
+    return tuple(map(seq.__getitem__, order))
+
+
+def _keys_of_each(keyfn, seq) -> list:
+    """`(keyfn item)` for each item of `seq`."""
+    keys = field_of_each(keyfn, seq)
+    if keys is None:
+        getter = _key_function(keyfn)
+        keys = [getter(x) for part in chunks(seq) for x in part]
+    return keys
 
 
 def _sorted_indexes(keys: list, descending: bool) -> list:
-    kinds = {type(k) for k in keys}
-    if kinds <= {int, float} and not any(k != k for k in keys) or kinds == {str}:
+    kinds = set(map(type, keys))
+    if kinds <= _NUMBERS and not (float in kinds and any(map(ne, keys, keys))) or kinds == {str}:
         return sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
     ckey = cmp_to_key(compare)
     return sorted(range(len(keys)), key=lambda i: ckey(keys[i]), reverse=descending)
@@ -494,10 +505,10 @@ _COLLECTIONS = (tuple, Map, frozenset)   # keys whose hash is checked first (che
 @builtin("group-by", "collections", calls_fns=True)
 def group_by(keyfn, coll):
     """(group-by f coll) a map from (f item) to the vector of items, in order."""
-    getter = _key_function(keyfn)
+    seq = items("group-by", coll)
     groups: dict = {}
-    for x in chain.from_iterable(chunks(items("group-by", coll))):
-        k = getter(x)
+    pairs = list(zip(seq, _keys_of_each(keyfn, seq)))
+    for x, k in chain.from_iterable(chunks(pairs)):
         try:
             if type(k) in _COLLECTIONS:
                 check_key(k)
