@@ -203,14 +203,11 @@ def _records(values) -> bool:
     """A list of dicts of string keys to scalars: the shape of most tool results and data."""
     if not values or set(map(type, values)) != {dict}:
         return False
-    shapes = set(map(tuple, values))
-    if len(shapes) == 1:             # the same keys in the same order: check column by column
-        return _NAMES.issuperset(map(type, next(iter(shapes)))) and \
-            all(map(_scalars, zip(*map(dict.values, values))))
-    try:
-        "".join(chain.from_iterable(shapes))         # every key a string (quickest check)
-    except TypeError:
+    keys = set(chain.from_iterable(values))
+    if not _NAMES.issuperset(map(type, keys)):
         return False
+    if set(map(len, values)) == {len(keys)}:     # every record has all the keys: by column
+        return all(map(_scalars, zip(*map(dict.values, values))))
     return _scalars(list(chain.from_iterable(map(dict.values, values))))
 
 
