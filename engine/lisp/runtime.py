@@ -23,7 +23,11 @@ from engine.lisp.results import Definition, ToolCall, ToolFailure
 from engine.lisp.values import (EMPTY_MAP, Keyword, Map, ToolValue, Var, as_keys, from_key,
                                 is_fn, type_name)
 
-RUNNING = threading.local()   # .s: the RunContext of the run in progress on this thread
+class _Running(threading.local):
+    s: "RunContext | None" = None    # the RunContext of the run in progress on this thread
+
+
+RUNNING = _Running()
 
 
 def current() -> "RunContext":
@@ -31,7 +35,7 @@ def current() -> "RunContext":
 
 
 def current_or_none() -> "RunContext | None":
-    return getattr(RUNNING, "s", None)
+    return RUNNING.s
 
 
 class RunContext:
@@ -222,7 +226,7 @@ def _as_parameters(fn, plain: dict) -> dict | None:
 
 def check_deadline() -> None:
     """A timeout if the run in progress on this thread is past its deadline."""
-    ctx = getattr(RUNNING, "s", None)
+    ctx = RUNNING.s
     if ctx is not None and time.perf_counter() > ctx.deadline:
         _timeout()
 

@@ -282,9 +282,11 @@ def assoc_3(m, k, v):
             check_key(k)
         elif type(k) is bool:
             k = as_key(k)
-        if len(m) >= _CHECK_FROM and k not in m:
-            _grown("assoc", len(m) + 1)
-        return m.set(k, v)
+        n = len(m)
+        new = m.set(k, v)
+        if n >= _CHECK_FROM and len(new) > n:     # one entry more, at most: checked after
+            _grown("assoc", n + 1)
+        return new
     return assoc_one("assoc", m, k, v)
 
 
