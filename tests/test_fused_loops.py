@@ -82,3 +82,18 @@ def test_a_body_of_constant_time_checks_the_deadline_between_chunks(source):
     in a timeout, not finish late."""
     r = run(source, limits={"time_ms": 20})
     assert r.error is not None and r.error.reason == "timeout", r.error
+
+
+@pytest.mark.parametrize("source", [
+    "(loop [i 0] (if (< i 100000000) (recur (inc i)) i))",
+    "((fn [i acc] (if (pos? i) (recur (dec i) (+ acc i)) acc)) 100000000 0)",
+])
+def test_a_loop_of_constant_time_checks_the_deadline_every_1024_jumps(source):
+    r = run(source, limits={"time_ms": 20, "loop_iterations": 10**9})
+    assert r.error is not None and r.error.reason == "timeout", r.error
+
+
+def test_a_loop_of_constant_time_still_counts_every_jump():
+    r = run("(loop [i 0] (if (< i 5000) (recur (inc i)) i))", limits={"loop_iterations": 1500})
+    assert r.error is not None and r.error.reason == "loop_limit_exceeded", r.error
+    assert "1500" in r.error.message

@@ -14,7 +14,7 @@ import re
 
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
-from engine.lisp.fused import fused_call
+from engine.lisp.fused import constant_time, fused_call
 from engine.lisp.inline import inline_call
 from engine.lisp.runtime import check_deadline
 from engine.lisp.values import FnInfo, Keyword
@@ -265,10 +265,13 @@ class Compiler:
         return [_locate(ast.Return(self.expr(node)), span)]
 
     def recur(self, node: N.Recur, recur) -> list[ast.stmt]:
-        params, prologue = recur
+        """`_n += 1`, the loop limit and the deadline checked, the new values, `continue`.
+        A loop whose body takes constant time checks the clock every 1,024 jumps, as a
+        builtin checks it between chunks of items."""
+        params, prologue, cheap = recur
         span = node.span
         stmts = [_increment(_store("_n")), _over_limit(_load("_n"), "max_loop", "_loop_limit"),
-                 _deadline_check()]
+                 _deadline_check(every_1024=cheap)]
         values = [self.expr(a) for a in node.args]
         if len(params) == 1:
             stmts.append(ast.Assign([_store(params[0].pyname)], values[0]))
@@ -321,7 +324,8 @@ class Compiler:
     def arity_body(self, a: N.Arity) -> list[ast.stmt]:
         prologue = self.assignments(a.prologue)
         params = list(a.params) + ([a.rest] if a.rest else [])
-        body = self.tail(a.body, (params, a.prologue) if a.has_recur else None)
+        cheap = constant_time(a.body) and not a.prologue
+        body = self.tail(a.body, (params, a.prologue, cheap) if a.has_recur else None)
         if a.has_recur:
             return [_assign("_n", ast.Constant(0)),
                     ast.While(ast.Constant(True), prologue + body, [])]
@@ -385,7 +389,8 @@ class Compiler:
         params = [b.pyname for b in n.frame.captures]
         init = self.assignments(n.steps)
         counter = [_assign("_n", ast.Constant(0))]
-        body = self.tail(n.body, (list(n.params), n.prologue))
+        cheap = constant_time(n.body) and not n.prologue
+        body = self.tail(n.body, (list(n.params), n.prologue, cheap))
         fn = ast.FunctionDef(name, _arguments(params), [_enter()] + init + counter +
                              [ast.While(ast.Constant(True), body, [])], [], None)
         self.module.append(_locate(fn, n.span))
@@ -479,9 +484,13 @@ def _over_limit(value: ast.expr, limit: str, fail: str) -> ast.stmt:
     return ast.If(test, [ast.Expr(_call(fail))], [])
 
 
-def _deadline_check() -> ast.stmt:
-    """`if _clock() > _r.deadline: _timeout()`"""
+def _deadline_check(every_1024: bool = False) -> ast.stmt:
+    """`if _clock() > _r.deadline: _timeout()` (every_1024: `if not _n & 1023 and ...`,
+    checked on one loop jump in 1,024)."""
     late = ast.Compare(_call("_clock"), [ast.Gt()], [_state("deadline")])
+    if every_1024:
+        turn = ast.UnaryOp(ast.Not(), ast.BinOp(_load("_n"), ast.BitAnd(), ast.Constant(1023)))
+        late = ast.BoolOp(ast.And(), [turn, late])
     return ast.If(late, [ast.Expr(_call("_timeout"))], [])
 
 

@@ -69,6 +69,8 @@ def constant_time(node) -> bool:
         return all(constant_time(v) for _, v in node.steps) and constant_time(node.body)
     if t is N.Intrinsic:
         return node.name == "keyword_get" and all(map(constant_time, node.args))
+    if t is N.Recur:
+        return all(map(constant_time, node.args))
     if t is N.Call and type(node.fn) is N.BuiltinRef and all(map(constant_time, node.args)):
         name = node.fn.name
         return name in _CONSTANT_TIME or name in _BY_CONSTANT_KEY and any(
