@@ -14,7 +14,6 @@ import math
 import multiprocessing
 import re
 import resource
-import time
 from decimal import Decimal
 from enum import IntEnum
 from fractions import Fraction
@@ -118,10 +117,10 @@ def worker():
 def check(worker: Worker, source: str, time_ms: int = TIME_MS, **limits) -> Outcome:
     out = worker.run(source, time_ms, **limits)
     for _ in range(2):     # a busy machine may slow one run down; a real overshoot repeats
-        if out.escaped or out.elapsed_ms <= time_ms + GRACE_MS + FUZZ_GRACE_MS:
+        if out.escaped or out.cpu_ms <= time_ms + GRACE_MS + FUZZ_GRACE_MS:
             break
         again = worker.run(source, time_ms, **limits)
-        out = again if again.elapsed_ms < out.elapsed_ms else out
+        out = again if again.cpu_ms < out.cpu_ms else out
     check_outcome(out, source, time_ms, FUZZ_GRACE_MS)
     return out
 
@@ -484,8 +483,8 @@ def _keys_text(value, depth=0) -> str:
         return _keys_text({f.name: getattr(value, f.name) for f in dataclasses.fields(value)},
                           depth + 1)
     if isinstance(value, dict):
-        return " ".join(f"{k} " + _keys_text(v, depth + 1) for k, v in value.items()
-                        if isinstance(k, str))
+        return " ".join((f"{k} " if isinstance(k, str) else "") + _keys_text(v, depth + 1)
+                        for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return " ".join(_keys_text(v, depth + 1) for v in value)
     return ""
@@ -570,7 +569,6 @@ def test_bad_limits_and_tools_are_value_errors():
 
 def test_a_tool_returning_a_huge_structure_is_bounded():
     big = list(range(2_000_000))
-    started = time.perf_counter()
     r = run("(count (tool/t))", tools={"t": lambda: big})
-    assert (time.perf_counter() - started) < 5
-    assert r.error is None or r.error.reason in ("tool_error", "memory_exceeded")
+    # host data is the host's memory, not the program's: counted, within the run's limits
+    assert r.error is None and r.value == 2_000_000, r.error

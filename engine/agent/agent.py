@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine import __version__
-from engine.agent.execute import execute_turn, previous_results
+from engine.agent.execute import execute_turn, previous_results, usage_and_response
 from engine.agent.extract import extract_program
 from engine.agent.prompt import reference_text
 from engine.agent.tools import Tool, make_tool
-from engine.history import STRATEGIES, HistoryOpts, RenderContext, Turn, Usage
+from engine.history import STRATEGIES, HistoryOpts, RenderContext, Turn
 from engine.lisp import Limits, PtcError, from_python, pr_str, to_python
 from engine.lisp.values import Map
 from engine.llm import LLMError, complete
@@ -186,18 +186,18 @@ class Session:
         started = time.perf_counter()
         completion = complete(self.llm, messages)
         llm_ms = round((time.perf_counter() - started) * 1000, 3)
-        usage = Usage(completion.input_tokens, completion.output_tokens, completion.cached_tokens)
+        usage, response = usage_and_response(completion)
         number = len(self.turns) + 1
         try:
             turn = execute_turn(number, completion.text, self.memory,
                                 data=self.data, tools=self.tools, limits=self.agent.limits,
-                                messages=tuple(messages), usage=usage, llm_ms=llm_ms,
-                                previous=previous_results(self.turns))
+                                messages=tuple(messages), usage=usage, response=response,
+                                llm_ms=llm_ms, previous=previous_results(self.turns))
         except BaseException:       # Ctrl-C or a signal while the program ran: keep the reply
             self._record(Turn(number, completion.text, extract_program(completion.text),
                               error=PtcError("interrupted", INTERRUPTED),
                               memory=self.memory, messages=tuple(messages), usage=usage,
-                              llm_ms=llm_ms))
+                              response=response, llm_ms=llm_ms))
             raise
         self._record(turn)
         self._after(turn)

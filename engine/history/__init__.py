@@ -6,8 +6,8 @@ from engine.history.opts import HistoryOpts
 from engine.history.render import render, render_turns
 from engine.history.stats import CallRef, RenderStats
 from engine.history.strategies import STRATEGIES
-from engine.history.turn import Turn, Usage, error_text
+from engine.history.turn import FINISH_REASONS, Response, Turn, Usage, error_text
 from engine.history.types import type_of
 
-__all__ = ["Turn", "Usage", "error_text", "HistoryOpts", "RenderContext", "ToolInfo", "render",
+__all__ = ["Turn", "Usage", "Response", "FINISH_REASONS", "error_text", "HistoryOpts", "RenderContext", "ToolInfo", "render",
            "render_turns", "RenderStats", "CallRef", "STRATEGIES", "type_of"]

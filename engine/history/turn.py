@@ -1,4 +1,5 @@
-"""Turn, the immutable record of one LLM request and the program it produced, and Usage."""
+"""Turn, the immutable record of one LLM request and the program it produced; Usage and
+Response, what the provider reported about the request."""
 
 from __future__ import annotations
 
@@ -12,9 +13,29 @@ from engine.lisp import Definition, PtcError, ToolCall
 class Usage:
     """Tokens as the LLM provider reported them for one request (None: not reported)."""
 
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cached_tokens: int | None = None
+    input_tokens: int | None = None        # the whole prompt, cached part included
+    output_tokens: int | None = None       # reasoning tokens included
+    cached_tokens: int | None = None       # read from the provider's prompt cache
+    cache_write_tokens: int | None = None  # written to it (Anthropic's cache_creation)
+    reasoning_tokens: int | None = None    # spent on hidden reasoning (o-series, gpt-5)
+
+
+# How a reply ended, normalised to the OpenTelemetry GenAI values.
+FINISH_REASONS = ("stop", "length", "content_filter", "tool_call", "error")
+
+
+@dataclass(frozen=True)
+class Response:
+    """What the provider said about its reply (None: not reported).
+
+    `finish_reason` is one of FINISH_REASONS; `provider_finish_reason` is the provider's own
+    word for it (`end_turn`, `max_tokens`, `length`, ...).
+    """
+
+    model: str | None = None
+    id: str | None = None
+    finish_reason: str | None = None
+    provider_finish_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -38,6 +59,7 @@ class Turn:
     definitions: tuple[Definition, ...] = ()
     messages: tuple[dict, ...] = ()       # the request sent to the LLM for this turn
     usage: Usage | None = None
+    response: Response | None = None
     llm_ms: float = 0.0
     run_ms: float = 0.0
 

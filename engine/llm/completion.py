@@ -13,7 +13,11 @@ class Completion:
     """A reply's text with the usage the provider reported (None: not reported).
 
     `input_tokens` is the whole prompt, cached part included, whatever the provider;
-    `cached_tokens` is the part read from the provider's prompt cache.
+    `cached_tokens` is the part read from the provider's prompt cache, `cache_write_tokens`
+    the part written to it; `output_tokens` includes `reasoning_tokens`. `finish_reason` is
+    normalised to the OpenTelemetry GenAI values (`stop`, `length`, `content_filter`,
+    `tool_call`, `error`); `provider_finish_reason` keeps the provider's own word.
+    `model` and `response_id` are the response's, as the provider returned them.
     """
 
     text: str
@@ -22,6 +26,11 @@ class Completion:
     cached_tokens: int | None = None
     model: str | None = None
     provider: str | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    response_id: str | None = None
+    finish_reason: str | None = None
+    provider_finish_reason: str | None = None
 
 
 # Messages are {"role": "system" | "user" | "assistant", "content": str}.

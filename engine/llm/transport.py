@@ -5,13 +5,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import httpx
 
 from engine.llm.completion import Completion
 from engine.llm.errors import LLMError, redact
 from engine.llm.retry import RETRY_STATUSES, RetryPolicy
+
+if TYPE_CHECKING:
+    import httpx
+
+# httpx is imported where a request is made, never at import time: when `click` is installed,
+# `import httpx` loads its command-line module and Rich with it, and the engine loads no UI
+# library (tests/test_project.py checks this with click installed).
 
 # Local servers (Ollama, vLLM, llama.cpp, a test server) rarely want a key.
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
@@ -80,6 +86,7 @@ class HttpLLM:
 
     def post(self, body: dict) -> dict:
         """POST `body` as JSON, retrying what is worth retrying; the 2xx body as a dict."""
+        import httpx
         attempts = self.retry.max_retries + 1
         for attempt in range(attempts):
             wait_headers = None
@@ -123,6 +130,7 @@ class HttpLLM:
     @property
     def client(self) -> httpx.Client:
         if self._client is None:
+            import httpx
             self._client = httpx.Client()
         return self._client
 

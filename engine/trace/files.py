@@ -8,7 +8,7 @@ import json
 import os
 from dataclasses import asdict, fields
 
-from engine.history import HistoryOpts, ToolInfo, Turn, Usage
+from engine.history import FINISH_REASONS, HistoryOpts, Response, ToolInfo, Turn, Usage
 from engine.lisp import Definition, PtcError, Span, ToolCall
 from engine.trace import strict_json
 from engine.trace.disk import UnreadableFile, read_text, readable_size, write_atomically
@@ -97,9 +97,23 @@ def _turn_json(turn: Turn, sent: list[int], previous) -> dict:
                         for d in turn.definitions],
         "memory_changes": changed,
         "sent": sent,
-        "usage": None if turn.usage is None else asdict(turn.usage),
+        "usage": _usage_json(turn.usage),
+        **({} if turn.response is None else {"response": asdict(turn.response)}),
         "llm_ms": turn.llm_ms, "run_ms": turn.run_ms,
     }
+
+
+_USAGE_KEYS = ("input_tokens", "output_tokens", "cached_tokens")
+_OPTIONAL_USAGE_KEYS = ("cache_write_tokens", "reasoning_tokens")   # written when reported
+
+
+def _usage_json(usage: Usage | None) -> dict | None:
+    if usage is None:
+        return None
+    doc = {k: getattr(usage, k) for k in _USAGE_KEYS}
+    doc.update({k: getattr(usage, k) for k in _OPTIONAL_USAGE_KEYS
+                if getattr(usage, k) is not None})
+    return doc
 
 
 def _error_json(e: PtcError) -> dict:
@@ -313,7 +327,8 @@ def _turn(t, w: str, messages: list, memory: dict) -> Turn:
         definitions=tuple(definitions), messages=tuple(sent),
         usage=None if usage is None else Usage(
             *(_get(usage, k, int, f"{w}.usage", optional=True)
-              for k in ("input_tokens", "output_tokens", "cached_tokens"))),
+              for k in _USAGE_KEYS + _OPTIONAL_USAGE_KEYS)),
+        response=_response(t, w),
         llm_ms=_ms(t, "llm_ms", w), run_ms=_ms(t, "run_ms", w))
 
 
@@ -326,6 +341,19 @@ def _ms(obj, key: str, where: str) -> float:
     if not 0 <= value <= MAX_MS:
         raise _Bad(f"{where}.{key}: {value:.3g} ms is out of range (0 to {MAX_MS:.0e} ms)")
     return value
+
+
+def _response(t, w: str) -> Response | None:
+    r = _get(t, "response", dict, w, optional=True)
+    if r is None:
+        return None
+    rw = f"{w}.response"
+    response = Response(*(_get(r, k, str, rw, optional=True)
+                          for k in ("model", "id", "finish_reason", "provider_finish_reason")))
+    if response.finish_reason not in (None, *FINISH_REASONS):
+        raise _Bad(f"{rw}.finish_reason: {response.finish_reason[:20]!r} is not one of "
+                   f"{', '.join(FINISH_REASONS)}")
+    return response
 
 
 def _error(e, w: str) -> PtcError | None:

@@ -1,6 +1,7 @@
 """Which encoding a model gets, loading it offline, and encoding text exactly as tiktoken does."""
 
 import hashlib
+import tempfile
 
 import pytest
 import tiktoken
@@ -122,11 +123,36 @@ def test_corrupt_cached_o200k_is_never_handed_to_tiktoken(fresh_encodings, monke
     assert "o200k_base" not in asked
 
 
-def test_cache_path_matches_tiktoken(fresh_encodings, monkeypatch):
+@pytest.mark.parametrize("where", ["TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR", "temp folder"])
+def test_cache_path_matches_tiktoken(where, monkeypatch, tmp_path):
+    # tiktoken looks in TIKTOKEN_CACHE_DIR, else DATA_GYM_CACHE_DIR, else the temp folder's
+    # data-gym-cache: a file it cached in each place is found where we look.
+    monkeypatch.delenv("TIKTOKEN_CACHE_DIR", raising=False)
+    monkeypatch.delenv("DATA_GYM_CACHE_DIR", raising=False)
+    if where == "temp folder":
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+        expected_dir = tmp_path / "data-gym-cache"
+    else:
+        monkeypatch.setenv(where, str(tmp_path / "cache"))
+        expected_dir = tmp_path / "cache"
     url = "https://example.invalid/some.tiktoken"
     monkeypatch.setattr(tiktoken.load, "read_file", lambda blobpath: b"data")
     tiktoken.load.read_file_cached(url)
-    assert encodings.tiktoken_cache_path(url).read_bytes() == b"data"
+    path = encodings.tiktoken_cache_path(url)
+    assert path.parent == expected_dir and path.read_bytes() == b"data"
+    assert encodings.is_downloaded(url, hashlib.sha256(b"data").hexdigest())
+
+
+def test_tiktoken_cache_dir_wins_over_data_gym(monkeypatch, tmp_path):
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "tiktoken"))
+    monkeypatch.setenv("DATA_GYM_CACHE_DIR", str(tmp_path / "gym"))
+    assert encodings.tiktoken_cache_path("https://x/y").parent == tmp_path / "tiktoken"
+
+
+def test_a_missing_cache_file_is_not_downloaded(fresh_encodings):
+    url, sha256 = encodings.DOWNLOADS["o200k_base"]
+    assert not encodings.tiktoken_cache_path(url).exists()
+    assert not encodings.is_downloaded(url, sha256)
 
 
 def test_disabled_tiktoken_cache_means_not_downloaded(monkeypatch):

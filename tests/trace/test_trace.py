@@ -196,6 +196,23 @@ def test_a_broken_trace_gives_one_error_naming_file_and_problem(session, tmp_pat
     assert str(e.value).startswith(f"{file}: ") and message in str(e.value)
 
 
+def test_optional_fields_may_be_absent(session, tmp_path):
+    # Timings, usage and the volatile top-level fields are optional: a hand-written or older
+    # trace without them loads, with zero timings and no usage.
+    doc = good_doc(session)
+    for key in ("engine_version", "created_at"):
+        del doc[key]
+    for turn in doc["turns"]:
+        for key in ("llm_ms", "run_ms", "usage"):
+            turn.pop(key)
+        for call in turn["tool_calls"]:
+            del call["duration_ms"]
+    loaded = load_trace(write(tmp_path, json.dumps(doc)))
+    assert [(t.llm_ms, t.run_ms, t.usage) for t in loaded.turns] == [(0.0, 0.0, None)] * 5
+    assert all(c.duration_ms == 0.0 for t in loaded.turns for c in t.tool_calls)
+    assert loaded.engine_version == "" and loaded.created_at == ""
+
+
 @pytest.mark.parametrize("content, message", [
     ("", "ends in the middle of the JSON"),
     ('{"format": "ptc-trace", "version": 1, "turns": [', "ends in the middle of the JSON"),

@@ -2,7 +2,6 @@
 
 import subprocess
 import sys
-import time
 from dataclasses import replace
 
 import pytest
@@ -130,16 +129,14 @@ def test_reported_text_sums_the_providers_counts_when_the_trace_has_them(view):
     assert some.endswith(f": 1,000 for 1 of {len(counts)} turns")
 
 
-def test_chart_for_200_turns_and_4_strategies_is_fast():
+def test_chart_for_200_turns_and_4_strategies():
     names = ("full", "coalesced", "namespaced", "compaction")
     turns = tuple(TurnTokens(n, "ok", {s: n * 100 + i for i, s in enumerate(names)}, None)
                   for n in range(1, 201))
     stats = TokenStats(names, None, None, None, None, turns, (), 0)
-    start = time.perf_counter()
     chart = TokenChart.of(stats, selected=100, width=160)
     lines = [chart.line(y)[1].text for y in range(len(chart))]
     assert len(lines) == 800 and lines[-1].endswith("20,003")
-    assert time.perf_counter() - start < 0.05
 
 
 def test_the_token_view_model_loads_no_textual_nor_rich():

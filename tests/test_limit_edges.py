@@ -1,0 +1,100 @@
+"""Each limit holds exactly at its value and fails one past it; the shipped defaults are the
+README's table.
+
+A test of one limit puts the clock limits far out of reach, so a busy machine changes nothing.
+"""
+
+import re
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from engine.lisp import Limits, run
+
+README = Path(__file__).parent.parent / "README.md"
+FAR_CLOCKS = {"time_ms": 600_000, "run_wall_ms": 600_000, "tool_timeout_ms": 600_000}
+
+
+def outcome(program: str, tools=None, **limits) -> str:
+    r = run(program, tools=tools, limits={**FAR_CLOCKS, **limits})
+    return "ok" if r.error is None else r.error.reason
+
+
+def echo(x):
+    return x
+
+
+# (limit, value, program at the limit, program one past it, error one past it)
+EDGES = [
+    ("loop_iterations", 10, "(loop [i 0] (if (< i 10) (recur (inc i)) i))",
+     "(loop [i 0] (if (< i 11) (recur (inc i)) i))", "loop_limit_exceeded"),
+    ("recursion_depth", 10, "(defn f [n] (if (= n 0) 0 (f (dec n)))) (f 9)",
+     "(defn f [n] (if (= n 0) 0 (f (dec n)))) (f 10)", "recursion_limit_exceeded"),
+    ("collection_size", 10, "(vec (range 10))", "(vec (range 11))", "memory_exceeded"),
+    ("string_length", 10, '(apply str (repeat 10 "a"))', '(apply str (repeat 11 "a"))',
+     "memory_exceeded"),
+    ("nesting_depth", 6, "(reduce (fn [v _] [v]) 1 (range 6))",
+     "(reduce (fn [v _] [v]) 1 (range 7))", "memory_exceeded"),
+    ("print_total_chars", 10, '(println "aaaaa") (println "bbbbb")',
+     '(println "aaaaa") (println "bbbbbb")', "output_limit_exceeded"),
+    ("tool_calls", 3, "(dotimes [i 3] (tool/echo i))", "(dotimes [i 4] (tool/echo i))",
+     "tool_limit_exceeded"),
+    ("source_chars", 7, "(+ 1 2)", "(+ 1 2) ", "parse_error"),
+    ("symbols", 3, "[:a :b :c]", "[:a :b :c :d]", "symbol_limit_exceeded"),
+]
+
+
+@pytest.mark.parametrize("limit, value, at, past, reason", EDGES, ids=[e[0] for e in EDGES])
+def test_a_limit_holds_at_its_value_and_fails_one_past_it(limit, value, at, past, reason):
+    tools = {"echo": echo}
+    assert outcome(at, tools, **{limit: value}) == "ok"
+    assert outcome(past, tools, **{limit: value}) == reason
+    assert outcome(past, tools, **{limit: value + 1}) == "ok"
+
+
+@pytest.mark.parametrize("width", [10, 0])
+def test_print_chars_cuts_each_println_after_its_value(width):
+    r = run('(println "aaaaaaaaaaaa")', limits={**FAR_CLOCKS, "print_chars": width})
+    assert r.error is None and r.prints == ["a" * width + "..."]
+    r = run(f'(println "{"a" * width}")', limits={**FAR_CLOCKS, "print_chars": width})
+    assert r.prints == ["a" * width]
+
+
+def test_a_limit_of_zero_allows_nothing_of_its_kind():
+    assert outcome("(tool/echo 1)", {"echo": echo}, tool_calls=0) == "tool_limit_exceeded"
+    assert outcome("(loop [i 0] (if (< i 1) (recur (inc i)) i))", loop_iterations=0) \
+        == "loop_limit_exceeded"
+    assert outcome("(+ 1 2)", tool_calls=0, loop_iterations=0) == "ok"
+
+
+@pytest.mark.parametrize("value", [1.5, "10", True, None, -1])
+def test_a_limit_that_is_not_a_non_negative_integer_is_refused(value):
+    with pytest.raises(ValueError, match="'tool_calls' must be a non-negative integer"):
+        Limits.from_dict({"tool_calls": value})
+
+
+def test_an_unknown_limit_is_refused_naming_the_known_ones():
+    with pytest.raises(ValueError, match="unknown limit 'loops'; known limits: collection_size"):
+        Limits.from_dict({"loops": 3})
+
+
+def readme_defaults() -> dict[str, int]:
+    """The README's limits table: each `name` in a row's first cell (before any parenthesis)
+    gets that row's default
+    (a cell with two names, `a` / `b`, and two defaults, gives each its own)."""
+    text = README.read_text()
+    table = text[text.index("| limit | default | error |"):].split("\n\n")[0]
+    defaults = {}
+    for row in table.splitlines()[2:]:
+        names_cell, default_cell = row.split("|")[1:3]
+        names = re.findall(r"`(\w+)`", names_cell.split("(")[0])   # not "(per `loop`)"
+        values = [int(v.replace(",", "")) for v in re.findall(r"\d[\d,]*", default_cell)]
+        for name, value in zip(names, values if len(values) == len(names) else values * 2):
+            defaults[name] = value
+    return defaults
+
+
+def test_the_shipped_defaults_are_the_readme_table():
+    shipped = {f.name: getattr(Limits(), f.name) for f in fields(Limits)}
+    assert readme_defaults() == shipped
