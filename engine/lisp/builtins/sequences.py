@@ -511,7 +511,7 @@ def group_by(keyfn, coll):
     for x, k in chain.from_iterable(chunks(pairs)):
         try:
             if type(k) in _COLLECTIONS:
-                check_key(k)
+                k = as_key(check_key(k))
             elif type(k) is bool:
                 k = as_key(k)
             group = groups.get(k)
