@@ -134,13 +134,18 @@ def field_of_each(key, seq) -> list | None:
     if type(key) is not Keyword and type(key) is not str or set(map(type, seq)) != {Map}:
         return None
     from engine.lisp.builtins.support import chunks
+    alt = alternate_key(key)
     values: list = []
     for part in chunks(seq):
-        values += map(methodcaller("get", key, MISSING), part)
-    if any(map(is_, values, repeat(MISSING))):
-        alt = alternate_key(key)
-        others = map(methodcaller("get", alt), seq) if alt is not None else repeat(None)
-        values = [o if v is MISSING else v for v, o in zip(values, others)]
+        got = list(map(methodcaller("get", key, MISSING), part))
+        if any(map(is_, got, repeat(MISSING))):
+            if alt is None:
+                got = [None if v is MISSING else v for v in got]
+            elif all(map(is_, got, repeat(MISSING))):    # no item has the key as written
+                got = list(map(methodcaller("get", alt), part))
+            else:
+                got = [m.get(alt) if v is MISSING else v for v, m in zip(got, part)]
+        values += got
     return values
 
 

@@ -500,14 +500,25 @@ def _key_function(keyfn):
 
 
 _COLLECTIONS = (tuple, Map, frozenset)   # keys whose hash is checked first (check_key)
+_PLAIN_KEYS = frozenset({str, int, float, Keyword, type(None)})
 
 
 @builtin("group-by", "collections", calls_fns=True)
 def group_by(keyfn, coll):
     """(group-by f coll) a map from (f item) to the vector of items, in order."""
     seq = items("group-by", coll)
+    keys = _keys_of_each(keyfn, seq)
     groups: dict = {}
-    pairs = list(zip(seq, _keys_of_each(keyfn, seq)))
+    pairs = list(zip(seq, keys))
+    if _PLAIN_KEYS.issuperset(map(type, keys)):     # strings, numbers...: stored as they are
+        for part in chunks(pairs):
+            for x, k in part:
+                group = groups.get(k)
+                if group is None:
+                    groups[k] = [x]
+                else:
+                    group.append(x)
+        return build_map({k: tuple(v) for k, v in groups.items()})
     for x, k in chain.from_iterable(chunks(pairs)):
         try:
             if type(k) in _COLLECTIONS:
