@@ -5,9 +5,6 @@ Exact key wins when both forms are present, even if its value is falsy.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import is_, methodcaller
-
 from engine.lisp.errors import error
 from engine.lisp.values import Keyword, Map, Regex, Var, as_key, is_fn, type_name
 
@@ -125,28 +122,6 @@ def key_getter(key):
             return None if other is None else coll.get(other)
         return flex_get(coll, key)
     return get_key
-
-
-def field_of_each(key, seq) -> list | None:
-    """`(key item)` for each item of `seq` when `key` is a keyword or string and every item
-    a map, looked up in C (a chunk at a time, checking the deadline between chunks); the
-    other spelling is read only for items without the key itself. None for other shapes."""
-    if type(key) is not Keyword and type(key) is not str or set(map(type, seq)) != {Map}:
-        return None
-    from engine.lisp.builtins.support import chunks
-    alt = alternate_key(key)
-    values: list = []
-    for part in chunks(seq):
-        got = list(map(methodcaller("get", key, MISSING), part))
-        if any(map(is_, got, repeat(MISSING))):
-            if alt is None:
-                got = [None if v is MISSING else v for v in got]
-            elif all(map(is_, got, repeat(MISSING))):    # no item has the key as written
-                got = list(map(methodcaller("get", alt), part))
-            else:
-                got = [m.get(alt) if v is MISSING else v for v, m in zip(got, part)]
-        values += got
-    return values
 
 
 def as_fn(f, role: str = "function"):

@@ -11,7 +11,7 @@ from itertools import chain
 from functools import cmp_to_key
 from operator import ne
 
-from engine.lisp.access import as_fn, field_of_each, key_getter
+from engine.lisp.access import as_fn, key_getter
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
 from engine.lisp.builtins import transducers as xf
@@ -33,8 +33,9 @@ def map_(f, coll=NO_COLL, *colls):
     f = as_fn(f)
     if not colls:
         seq = items("map", coll)
-        if type(f) is Keyword and (values := field_of_each(f, seq)) is not None:
-            return tuple(values)        # (map :id records)
+        if type(f) is Keyword:          # (map :id records)
+            getter = key_getter(f)
+            return tuple([getter(x) for part in chunks(seq) for x in part])
         if len(seq) <= CHUNK:
             return tuple(map(f, seq))
         return tuple(chain.from_iterable(map(f, part) for part in chunks(seq)))
@@ -478,11 +479,8 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
 
 def _keys_of_each(keyfn, seq) -> list:
     """`(keyfn item)` for each item of `seq`."""
-    keys = field_of_each(keyfn, seq)
-    if keys is None:
-        getter = _key_function(keyfn)
-        keys = [getter(x) for part in chunks(seq) for x in part]
-    return keys
+    getter = _key_function(keyfn)
+    return [getter(x) for part in chunks(seq) for x in part]
 
 
 def _sorted_indexes(keys: list, descending: bool) -> list:
