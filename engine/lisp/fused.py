@@ -49,7 +49,9 @@ _CONSTANT_TIME = frozenset({
     "+", "-", "*", "/", "inc", "dec", "mod", "rem", "quot", "abs", "max", "min", "<", ">", "<=",
     ">=", "==", "pos?", "neg?", "zero?", "even?", "odd?", "nil?", "some?", "true?", "false?",
     "not", "identity", "number?", "string?", "keyword?", "vector?", "map?", "count"})
-_BY_CONSTANT_KEY = frozenset({"get", "contains?", "=", "not="})   # with a scalar constant
+# get, = and not= take constant time too with a scalar constant after their first argument
+# (contains? does not: on a vector it looks at every item)
+_BY_CONSTANT_KEY = frozenset({"get", "=", "not="})
 _SCALARS = (type(None), bool, int, float, str, Keyword)
 
 
