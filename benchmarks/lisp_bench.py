@@ -3,9 +3,10 @@
     .venv/bin/python benchmarks/lisp_bench.py [--repeat N]
 
 Each program runs end to end through `engine.lisp.run` (read, analyze, compile, execute), and
-the same work is written in plain Python. Both are timed in this run (best of several rounds,
-taking turns within each round, because machines here are noisy); the report is the ratio PTC-Lisp time / Python time per
-program and their geometric mean.
+the same work is written in plain Python. Both are timed in this run, in CPU time of this
+process (a machine shared with other work stretches wall-clock times unevenly), best of
+several rounds taking turns within each round; the report is the ratio PTC-Lisp time /
+Python time per program and their geometric mean.
 
 Two columns: "data" gives the records as `data=` in Python dicts and lists, converted by every
 run, as a host calling `run` does (an agent converts its data once per session, so its turns
@@ -100,10 +101,10 @@ def best_times(fns, repeat: int) -> list[float]:
     best = [math.inf] * len(fns)
     for _ in range(repeat):
         for i, (fn, calls) in enumerate(zip(fns, counts)):
-            start = time.perf_counter()
+            start = time.process_time()
             for _ in range(calls):
                 fn()
-            best[i] = min(best[i], (time.perf_counter() - start) / calls)
+            best[i] = min(best[i], (time.process_time() - start) / calls)
     return best
 
 
@@ -111,10 +112,10 @@ def _calls_for(fn) -> int:
     """How many calls of `fn` take at least 20 ms (at most about 1,000)."""
     calls = 1
     while True:
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(calls):
             fn()
-        if time.perf_counter() - start > 0.02 or calls > 1000:
+        if time.process_time() - start > 0.02 or calls > 1000:
             return calls
         calls *= 2
 

@@ -3,6 +3,8 @@ saved traces, memory, Python and JSON conversion, tools."""
 
 import json
 
+import pytest
+
 from engine.lisp import from_python, pr_str, run, to_json, to_python
 from engine.lisp.values import BoolKey
 from engine.trace.values import decode, encode
@@ -72,3 +74,54 @@ def test_tool_results_with_boolean_keys_convert_back_to_the_same_python():
     assert pr_str(r.value) == '[{true 1 "k" #{false 1}} {true 2 "k" #{}}]'
     assert to_python(r.value) == result
     assert to_json(r.value) == [{"true": 1, "k": [False, 1]}, {"true": 2, "k": []}]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("[(count #{[1] [true]}) (count #{[0] [false] [0.0]}) (count #{{:a 1} {:a true}})]",
+     "[2 2 2]"),
+    ("(let [m {[1] :one [true] :yes [[false]] :no}] [(count m) (get m [1]) (get m [true])"
+     " (get m [[0]]) (get m [[false]]) (contains? m [[false]]) (contains? m [[0]])])",
+     "[3 :one :yes nil :no true false]"),
+    ("[(contains? #{[1]} [true]) (contains? #{[true]} [true]) (get #{[[true]]} [[true]])]",
+     "[false true [[true]]]"),
+    ("(-> {} (assoc [true] 1) (assoc [1] 2) (update [true] inc) (dissoc [1]))", "{[true] 2}"),
+    ("[(frequencies [[1] [true] [1]]) (group-by first [[[1]] [[true]]]) (distinct [[1] [true]])]",
+     "[{[1] 2 [true] 1} {[1] [[[1]]] [true] [[[true]]]} [[1] [true]]]"),
+    ("(let [k (first (keys {[true {:b false}] 1}))] [(true? (first k)) (false? (:b (second k)))])",
+     "[true true]"),
+    ("[(conj #{[1]} [true]) (into {} [[[true] :t] [[1] :one]]) (zipmap [[false] [0]] [1 2])]",
+     "[#{[1] [true]} {[1] :one [true] :t} {[0] 2 [false] 1}]"),
+])
+def test_booleans_inside_keys_stay_apart_from_numbers(source, expected):
+    assert pr_str(value(source)) == expected
+
+
+@pytest.mark.parametrize("op", ["(get {:a 1} v)", "(get #{1} v)", "(find {:a 1} v)",
+                                "(update {:a 1} v inc)", "(dissoc {:a 1} v)", "(conj #{} v)",
+                                "(get-in {:a 1} [v])", "(contains? {:a 1} v)"])
+def test_a_key_sharing_parts_is_never_expanded(op):
+    """A vector holding one vector twice, sixty levels down, is 2**60 items expanded: using
+    it as a key (its hash would visit them all) is refused, never hangs."""
+    r = run(f"(let [v (reduce (fn [v _] [v v]) [true] (range 60))] {op})")
+    assert r.error is not None and r.error.reason == "memory_exceeded", r.error
+
+
+def test_keys_with_booleans_inside_survive_memory_traces_and_tools():
+    v = value("{[true] 1 [1] 2 #{[false]} 3}")
+    back = decode(json.loads(json.dumps(encode(v))))
+    assert pr_str(back) == pr_str(v)
+    later = run("[(get m [true]) (get m [1]) (get m #{[false]}) (count m)]", memory={"m": v})
+    assert pr_str(later.value) == "[1 2 3 3]"
+    data = run("(count (set data/rows))", data={"rows": [[1], [True], [1]]})
+    assert data.value == 2
+
+
+def test_to_python_keeps_every_entry_when_python_would_merge_keys():
+    assert to_python(value("{1 :a true :b}")) == {"1": "a", "true": "b"}
+    assert to_python(value("#{0 false}")) == {"0", "false"}
+    assert to_python(value("{[1] 1 [true] 2}")) == {"[1]": 1, "[true]": 2}
+    assert to_python(value("{:a 1 \"a\" 2 :b 3}")) == {":a": 1, '"a"': 2, "b": 3}
+    # a printed form taken by another key: every key printed
+    assert to_python(value("{1 :a true :b \"1\" :c}")) == {"1": "a", "true": "b", '"1"': "c"}
+    # nothing to keep apart: plain keys as before
+    assert to_python(value("{true 1 2 :two}")) == {True: 1, 2: "two"}

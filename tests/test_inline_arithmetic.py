@@ -1,5 +1,6 @@
-"""`<`, `+`, `inc` and friends on integers are compiled inline; everything else goes to the
-builtin, with its result or its error unchanged."""
+"""`<`, `+`, `inc` and friends on integers, comparisons and `pos?` on numbers, `even?` on
+integers and `(:k m)` on maps are compiled inline; everything else goes to the builtin, with
+its result or its error unchanged."""
 
 import pytest
 
@@ -14,6 +15,11 @@ from engine.lisp import pr_str, run
     ("(loop [i 0 acc 0] (if (< i 1000) (recur (inc i) (+ acc (* i i))) acc))", "332833500"),
     ("(let [f (fn [] 3)] [(< (f) 4) (+ 1 (f)) (- (f) 1) (inc (f))])", "[true 4 2 4]"),
     ("(+ (count [1]) (count [1 2]))", "3"),
+    ("[(mod 7 3) (mod -7 3) (mod 7 -3) (mod 7.5 2) (let [x -7] (mod x 13))]", "[1 2 -2 1.5 6]"),
+    ("[(pos? 1.5) (pos? -1) (zero? 0.0) (neg? -0.5) (even? 4) (odd? -3) (> 2.5 2) (< 1 1.5)"
+     " (pos? ##NaN) (zero? (- 2 2))]", "[true false true true true true true true false true]"),
+    ("(let [m {:a 1 \"a\" 2 \"b\" 3} s #{:a}] [(:a m) (:b m) (:c m) (:a nil) (:a s) (:b s)"
+     " (:b (first [{\"b\" 4}]))])", "[1 3 nil nil :a nil 4]"),
 ])
 def test_results(source, expected):
     r = run(source)
@@ -30,6 +36,11 @@ def test_results(source, expected):
     ("(+ 1 nil)", "type_error", "+ expects numbers, got nil"),
     ("(inc nil)", "type_error", "inc expects a number"),
     ("(< true 1)", "type_error", "cannot compare boolean"),
+    ("(let [x nil] (mod x 3))", "type_error", "mod expects a number, got nil"),
+    ("(let [x nil] (pos? x))", "type_error", "pos? expects a number, got nil"),
+    ("(even? 1.5)", "arithmetic_error", "even? expects an integer, got float"),
+    ("(let [m [1]] (:a m))", "invalid_keyword_call", "(:a x) needs a map, got vector"),
+    ("(:a (first [[1]]))", "invalid_keyword_call", "(:a x) needs a map, got vector"),
 ])
 def test_errors_are_the_builtins_own(source, reason, words):
     r = run(source)

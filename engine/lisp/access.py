@@ -23,7 +23,8 @@ def alternate_key(key):
 
 def flex_lookup(m: Map, key, default=MISSING):
     """The value under `key` or its alternate spelling in map `m`, else `default`."""
-    if type(key) is bool:
+    t = type(key)
+    if t is bool or t is tuple or t is Map or t is frozenset:
         key = as_key(key)
     value = m.get(key, MISSING)
     if value is MISSING:

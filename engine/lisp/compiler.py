@@ -14,6 +14,7 @@ import re
 
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
+from engine.lisp.fused import constant_time, fused_call
 from engine.lisp.inline import inline_call
 from engine.lisp.runtime import check_deadline
 from engine.lisp.values import FnInfo, Keyword
@@ -74,6 +75,14 @@ class Compiler:
         tree = _fill_locations(ast.Module(self.module, []))
         code = compile(tree, FILENAME, "exec")
         return code, frame.pyname
+
+    def add_function(self, function: ast.FunctionDef, span) -> None:
+        """A module-level function of this form's code (a fn's factory, a loop...)."""
+        self.module.append(_locate(function, span))
+
+    def located(self, tree, span):
+        """`tree` placed at `span` of the source (for errors raised there)."""
+        return _locate(tree, span)
 
     def temp(self) -> str:
         self.temp_count += 1
@@ -139,6 +148,8 @@ class Compiler:
         return self._short_circuit(n.items, is_and=False)
 
     def _short_circuit(self, items, is_and: bool):
+        if all(map(_is_boolean, items)):     # true or false each: Python's and/or is the same
+            return ast.BoolOp(ast.And() if is_and else ast.Or(), [self.expr(x) for x in items])
         result = self.expr(items[-1])
         for item in reversed(items[:-1]):
             t = self.temp()
@@ -149,8 +160,12 @@ class Compiler:
         return result
 
     def e_Call(self, n):
-        args = [self.expr(a) for a in n.args]
         fn = n.fn
+        if type(fn) is N.BuiltinRef:
+            fused = fused_call(self, fn.name, n)
+            if fused is not None:
+                return fused
+        args = [self.expr(a) for a in n.args]
         if type(fn) is N.BuiltinRef:
             b = BUILTINS[fn.name]
             name = f"{b.pyname}__{len(args)}" if len(args) in b.variants else b.pyname
@@ -174,8 +189,25 @@ class Compiler:
         if n.name == "define":
             return _method("define", *args)
         if n.name == "keyword_get" and len(args) == 2:   # (:k m): the usual field read
-            return _call("_field", args[1], args[0], ast.Constant(n.args[0].value.name))
+            return self.field(n.args[1], args[1], args[0], n.args[0].value.name)
         return _call("_" + n.name, *args)
+
+    def field(self, node, m: ast.expr, kw: ast.expr, name: str) -> ast.expr:
+        """`(:k m)` in place when m is a map: the keyword's entry, else the name's (maps from
+        JSON have string keys), else nil; `_field` for anything else (nil, sets, errors)."""
+        if type(node) is not N.LocalRef:
+            t = self.temp()
+            m, test_m = _load(t), ast.NamedExpr(_store(t), m)
+        else:
+            test_m = m
+        value = self.temp()
+        by_keyword = ast.NamedExpr(_store(value), ast.Call(ast.Attribute(m, "get", ast.Load()),
+                                                           [kw, _load("_MISSING")], []))
+        by_name = ast.Call(ast.Attribute(m, "get", ast.Load()), [ast.Constant(name)], [])
+        read = ast.IfExp(ast.Compare(by_keyword, [ast.IsNot()], [_load("_MISSING")]),
+                         _load(value), by_name)
+        is_map = ast.Compare(_call("_type", test_m), [ast.Is()], [_load("_Map")])
+        return ast.IfExp(is_map, read, _call("_field", m, kw, ast.Constant(name)))
 
     def e_ToolCall(self, n):
         args = ast.Tuple([self.expr(a) for a in n.args], ast.Load())
@@ -233,10 +265,13 @@ class Compiler:
         return [_locate(ast.Return(self.expr(node)), span)]
 
     def recur(self, node: N.Recur, recur) -> list[ast.stmt]:
-        params, prologue = recur
+        """`_n += 1`, the loop limit and the deadline checked, the new values, `continue`.
+        A loop whose body takes constant time checks the clock every 1,024 jumps, as a
+        builtin checks it between chunks of items."""
+        params, prologue, cheap = recur
         span = node.span
         stmts = [_increment(_store("_n")), _over_limit(_load("_n"), "max_loop", "_loop_limit"),
-                 _deadline_check()]
+                 _deadline_check(every_1024=cheap)]
         values = [self.expr(a) for a in node.args]
         if len(params) == 1:
             stmts.append(ast.Assign([_store(params[0].pyname)], values[0]))
@@ -289,7 +324,8 @@ class Compiler:
     def arity_body(self, a: N.Arity) -> list[ast.stmt]:
         prologue = self.assignments(a.prologue)
         params = list(a.params) + ([a.rest] if a.rest else [])
-        body = self.tail(a.body, (params, a.prologue) if a.has_recur else None)
+        cheap = constant_time(a.body) and not a.prologue
+        body = self.tail(a.body, (params, a.prologue, cheap) if a.has_recur else None)
         if a.has_recur:
             return [_assign("_n", ast.Constant(0)),
                     ast.While(ast.Constant(True), prologue + body, [])]
@@ -353,7 +389,8 @@ class Compiler:
         params = [b.pyname for b in n.frame.captures]
         init = self.assignments(n.steps)
         counter = [_assign("_n", ast.Constant(0))]
-        body = self.tail(n.body, (list(n.params), n.prologue))
+        cheap = constant_time(n.body) and not n.prologue
+        body = self.tail(n.body, (list(n.params), n.prologue, cheap))
         fn = ast.FunctionDef(name, _arguments(params), [_enter()] + init + counter +
                              [ast.While(ast.Constant(True), body, [])], [], None)
         self.module.append(_locate(fn, n.span))
@@ -447,9 +484,13 @@ def _over_limit(value: ast.expr, limit: str, fail: str) -> ast.stmt:
     return ast.If(test, [ast.Expr(_call(fail))], [])
 
 
-def _deadline_check() -> ast.stmt:
-    """`if _clock() > _r.deadline: _timeout()`"""
+def _deadline_check(every_1024: bool = False) -> ast.stmt:
+    """`if _clock() > _r.deadline: _timeout()` (every_1024: `if not _n & 1023 and ...`,
+    checked on one loop jump in 1,024)."""
     late = ast.Compare(_call("_clock"), [ast.Gt()], [_state("deadline")])
+    if every_1024:
+        turn = ast.UnaryOp(ast.Not(), ast.BinOp(_load("_n"), ast.BitAnd(), ast.Constant(1023)))
+        late = ast.BoolOp(ast.And(), [turn, late])
     return ast.If(late, [ast.Expr(_call("_timeout"))], [])
 
 
@@ -488,6 +529,8 @@ def _is_boolean(node) -> bool:
         return node.name == "is_missing"
     if t is N.If:
         return _is_boolean(node.then) and _is_boolean(node.else_)
+    if t is N.And or t is N.Or:
+        return all(map(_is_boolean, node.items))
     return False
 
 

@@ -203,14 +203,11 @@ def _records(values) -> bool:
     """A list of dicts of string keys to scalars: the shape of most tool results and data."""
     if not values or set(map(type, values)) != {dict}:
         return False
-    shapes = set(map(tuple, values))
-    if len(shapes) == 1:             # the same keys in the same order: check column by column
-        return _NAMES.issuperset(map(type, next(iter(shapes)))) and \
-            all(map(_scalars, zip(*map(dict.values, values))))
-    try:
-        "".join(chain.from_iterable(shapes))         # every key a string (quickest check)
-    except TypeError:
+    keys = set(chain.from_iterable(values))
+    if not _NAMES.issuperset(map(type, keys)):
         return False
+    if set(map(len, values)) == {len(keys)}:     # every record has all the keys: by column
+        return all(map(_scalars, zip(*map(dict.values, values))))
     return _scalars(list(chain.from_iterable(map(dict.values, values))))
 
 
@@ -264,9 +261,10 @@ def to_python(value, depth: int = 0):
     if t is tuple:
         return [to_python(v, depth + 1) for v in value]
     if t is Map:
-        return {_plain_key(k): to_python(v, depth + 1) for k, v in value.items()}
+        keys = _plain_keys(value)
+        return {k: to_python(v, depth + 1) for k, v in zip(keys, value.values())}
     if t is frozenset:
-        return {_plain_key(v) for v in value}
+        return set(_plain_keys(value))
     if t is Var:
         return f"#'{value.name}"
     if t is Regex:
@@ -274,6 +272,24 @@ def to_python(value, depth: int = 0):
     if is_fn(value):
         raise ConversionError("a function cannot be passed to a tool")
     raise ConversionError(f"cannot convert a {type_name(value)}")
+
+
+def _plain_keys(coll) -> list:
+    """The plain keys of a map (or items of a set), in its order. Keys that Python would
+    take for one (true and 1, false and 0, :a and "a") are given as their printed forms
+    ("true", "1", ":a", "\"a\""), so that no entry is lost; if a printed form is then taken
+    for another key, every key is given as its printed form."""
+    plain = [_plain_key(k) for k in coll]
+    if len(set(plain)) == len(plain):
+        return plain
+    from engine.lisp.printer import pr_str
+    seen: dict = {}
+    for p in plain:
+        seen[p] = seen.get(p, 0) + 1
+    apart = [pr_str(from_key(k)) if seen[p] > 1 else p for k, p in zip(coll, plain)]
+    if len(set(apart)) == len(apart):
+        return apart
+    return [pr_str(from_key(k)) for k in coll]
 
 
 def _plain_key(k):

@@ -1,8 +1,9 @@
-"""Integer fast paths for the commonest arithmetic builtins, compiled inline.
+"""Number fast paths for the commonest arithmetic builtins, compiled inline.
 
-`(< i n)`, `(+ acc x)`, `(inc i)` on integers are one Python operation instead of a call of the
-builtin. Anything else (a float, nil, a string, a result past 64 bits) calls the builtin
-itself, which gives the result or the error it always gives.
+`(< i n)`, `(+ acc x)`, `(inc i)`, `(mod n 13)` on integers, `(> price 100)`, `(pos? x)` on
+numbers and `(even? n)` on integers are one Python operation instead of a call of the builtin. Anything
+else (nil, a string, a result past 64 bits) calls the builtin itself, which gives the result
+or the error it always gives.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from engine.lisp.values import INT_MAX, INT_MIN
 _COMPARE = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
 _ARITHMETIC = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
 _STEP = {"inc": (ast.Add, ast.Lt, INT_MAX), "dec": (ast.Sub, ast.Gt, INT_MIN)}
+_SIGN = {"pos?": ast.Gt, "neg?": ast.Lt, "zero?": ast.Eq}     # compared with 0, any number
+_PARITY = {"even?": ast.Eq, "odd?": ast.NotEq}                # n % 2 compared with 0, integers
+INLINE_ONE_ARGUMENT = frozenset({*_STEP, *_SIGN, *_PARITY})   # (f x) with an inline form
 
 
 def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.expr | None:
@@ -27,13 +31,28 @@ def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.e
         fast = ast.IfExp(ast.Compare(x, [test()], [ast.Constant(bound)]),
                          ast.BinOp(x, op(), ast.Constant(1)), _call(builtin, x))
         return ast.IfExp(_ints(first, [x], nodes), fast, _call(builtin, x))
+    if name in _SIGN and len(args) == 1:
+        first, (x,) = _evaluated(nodes, args, temp)
+        fast = ast.Compare(x, [_SIGN[name]()], [ast.Constant(0)])
+        return ast.IfExp(_ints(first, [x], nodes, "_NUMS"), fast, _call(builtin, x))
+    if name in _PARITY and len(args) == 1:
+        first, (x,) = _evaluated(nodes, args, temp)
+        remainder = ast.BinOp(x, ast.Mod(), ast.Constant(2))
+        fast = ast.Compare(remainder, [_PARITY[name]()], [ast.Constant(0)])
+        return ast.IfExp(_ints(first, [x], nodes), fast, _call(builtin, x))
+    if name == "mod" and len(args) == 2 and type(nodes[1]) is N.Const and \
+            type(nodes[1].value) is int and nodes[1].value != 0:
+        first, (a, b) = _evaluated(nodes, args, temp)       # (mod n 13): floored, as Python's
+        fast = ast.BinOp(a, ast.Mod(), b)
+        return ast.IfExp(_ints(first, [a, b], nodes), fast, _call(builtin, a, b))
     if len(args) != 2 or (name not in _COMPARE and name not in _ARITHMETIC):
         return None
     if not (_simple(nodes[0]) or _simple(nodes[1])):
         return None           # both would need evaluating before the test: keep the call
     first, (a, b) = _evaluated(nodes, args, temp)
-    if name in _COMPARE:
+    if name in _COMPARE:      # numbers of either kind compare as Python compares them
         fast = ast.Compare(a, [_COMPARE[name]()], [b])
+        return ast.IfExp(_ints(first, [a, b], nodes, "_NUMS"), fast, _call(builtin, a, b))
     else:
         result = temp()
         value = ast.NamedExpr(ast.Name(result, ast.Store()), ast.BinOp(a, _ARITHMETIC[name](), b))
@@ -62,19 +81,27 @@ def _evaluated(nodes: list, args: list, temp) -> tuple:
     return first, reads
 
 
-def _ints(first, reads: list, nodes: list) -> ast.expr:
-    """`_type(x) is _int and ...` for each argument not known to be an integer; the argument
-    evaluated by a walrus comes first, so it is evaluated whatever the others are."""
+def _ints(first, reads: list, nodes: list, kind: str = "_int") -> ast.expr:
+    """`_type(x) is _int and ...` for each argument not known to be an integer (with kind
+    "_NUMS": `_type(x) in _NUMS`, a number of either kind); the argument evaluated by a
+    walrus comes first, so it is evaluated whatever the others are."""
+    known = (int,) if kind == "_int" else (int, float)
     tests = []
-    for read, node in zip(reads, nodes):
-        if type(node) is N.Const and type(node.value) is int:
-            continue
+    for i, (read, node) in enumerate(zip(reads, nodes)):
+        if type(node) is N.Const and type(node.value) in known or _read_before(node, nodes[:i]):
+            continue       # known to be a number, or the same local as an argument before
         value = first if first is not None and not _simple(node) else read
-        test = ast.Compare(_call("_type", value), [ast.Is()], [_load("_int")])
+        op = ast.Is() if kind == "_int" else ast.In()
+        test = ast.Compare(_call("_type", value), [op], [_load(kind)])
         tests.insert(0, test) if value is first else tests.append(test)
     if not tests:
         return ast.Constant(True)
     return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+
+
+def _read_before(node, earlier: list) -> bool:
+    return type(node) is N.LocalRef and any(
+        type(e) is N.LocalRef and e.binding is node.binding for e in earlier)
 
 
 def _load(name: str) -> ast.Name:

@@ -23,7 +23,11 @@ from engine.lisp.results import Definition, ToolCall, ToolFailure
 from engine.lisp.values import (EMPTY_MAP, Keyword, Map, ToolValue, Var, as_keys, from_key,
                                 is_fn, type_name)
 
-RUNNING = threading.local()   # .s: the RunContext of the run in progress on this thread
+class _Running(threading.local):
+    s: "RunContext | None" = None    # the RunContext of the run in progress on this thread
+
+
+RUNNING = _Running()
 
 
 def current() -> "RunContext":
@@ -31,7 +35,7 @@ def current() -> "RunContext":
 
 
 def current_or_none() -> "RunContext | None":
-    return getattr(RUNNING, "s", None)
+    return RUNNING.s
 
 
 class RunContext:
@@ -222,7 +226,7 @@ def _as_parameters(fn, plain: dict) -> dict | None:
 
 def check_deadline() -> None:
     """A timeout if the run in progress on this thread is past its deadline."""
-    ctx = getattr(RUNNING, "s", None)
+    ctx = RUNNING.s
     if ctx is not None and time.perf_counter() > ctx.deadline:
         _timeout()
 
@@ -376,8 +380,12 @@ def _iterate(coll):
 def base_globals() -> dict:
     """What every run's globals start from: builtins and the helpers above."""
     from engine.lisp.builtins import BUILTINS
+    from engine.lisp.builtins.support import chunks, items
+    from engine.lisp.builtins.transducers import Reduced
     from engine.lisp.where import where
     g = {"__builtins__": {}, "_h": RUNNING, "_len": len, "_tuple": tuple, "_type": type, "_int": int,
+         "_NUMS": frozenset({int, float}), "_Map": Map, "_items": items, "_chunks": chunks,
+         "_Reduced": Reduced,
          "_Function": types.FunctionType, "_clock": time.perf_counter, "_MISSING": MISSING,
          "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where}
     for name, value in globals().items():

@@ -24,7 +24,7 @@ def _tick() -> None:
     """A timeout once the run's deadline has passed. Compiled functions check the deadline on
     entry; the functions returned here check it too, so that builtins calling only builtins
     through them ((reduce (partial reduce +) 0 rows)) cannot run past the time limit."""
-    ctx = getattr(RUNNING, "s", None)
+    ctx = RUNNING.s
     if ctx is not None and _clock() > ctx.deadline:
         _timeout()
 

@@ -111,12 +111,8 @@ def find(m_or_pred, k_or_coll):
 
 def _member(coll, x) -> bool:
     """Whether collection `coll` holds a value equal to x (true is not 1, as in `=`)."""
-    if type(coll) is frozenset:
-        if as_key(x) not in coll:
-            return False
-        if type(x) in _COLLECTIONS:   # [1] and [true] hash alike: find the equal one
-            return any(equals(x, y) for y in coll)
-        return True
+    if type(coll) is frozenset:      # items are stored with true apart from 1 (as_key)
+        return as_key(x) in coll
     if x not in coll:
         return False
     t = type(x)
@@ -279,12 +275,14 @@ def assoc(m, k, v, *kvs):
 def assoc_3(m, k, v):
     if type(m) is Map:
         if type(k) in _COLLECTIONS:
-            check_key(k)
+            k = as_key(check_key(k))
         elif type(k) is bool:
             k = as_key(k)
-        if len(m) >= _CHECK_FROM and k not in m:
-            _grown("assoc", len(m) + 1)
-        return m.set(k, v)
+        n = len(m)
+        new = m.set(k, v)
+        if n >= _CHECK_FROM and len(new) > n:     # one entry more, at most: checked after
+            _grown("assoc", n + 1)
+        return new
     return assoc_one("assoc", m, k, v)
 
 

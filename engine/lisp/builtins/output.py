@@ -106,6 +106,12 @@ def str_(*values):
         return str_1(values[0])
     if not values:
         return ""
+    if len(values) <= 8:       # the usual (str "id-" n): each part is at most a limit long
+        parts = [v if type(v) is str else _str1(v) for v in values]
+        total = sum(map(len, parts))
+        if total > limits().string_length:
+            check_length("str", total)
+        return "".join(parts)
     cap = limits().string_length
     parts = []
     total = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from itertools import chain
 from functools import cmp_to_key
+from operator import ne
 
 from engine.lisp.access import as_fn, key_getter
 from engine.lisp.builtins.math import add
@@ -32,6 +33,9 @@ def map_(f, coll=NO_COLL, *colls):
     f = as_fn(f)
     if not colls:
         seq = items("map", coll)
+        if type(f) is Keyword:          # (map :id records)
+            getter = key_getter(f)
+            return tuple([getter(x) for part in chunks(seq) for x in part])
         if len(seq) <= CHUNK:
             return tuple(map(f, seq))
         return tuple(chain.from_iterable(map(f, part) for part in chunks(seq)))
@@ -107,7 +111,7 @@ def reduce_(f, init_or_coll, *coll):
         if not seq:
             return f()
         acc, seq = seq[0], seq[1:]
-    if f is _ADD and type(acc) in (int, float) and all(type(x) in (int, float) for x in seq):
+    if f is _ADD and type(acc) in (int, float) and _NUMBERS.issuperset(map(type, seq)):
         return _checked_sum(acc, seq)
     f = TWO_ARGUMENT_VARIANTS.get(f, f)   # a builtin's fixed-arity fast path
     for part in chunks(seq):
@@ -125,6 +129,7 @@ def _checked_sum(acc, seq):
 
 
 _ADD = add
+_NUMBERS = frozenset({int, float})
 
 
 @builtin("reduce-kv", "collections", calls_fns=True)
@@ -462,20 +467,25 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
             raise error("type_error", "sort-by expects (sort-by key comparator coll): the "
                                       "collection comes last", "(sort-by :price > items)")
     seq = items("sort-by", seq_in)
-    getter = _key_function(keyfn)
-    keys = [getter(x) for part in chunks(seq) for x in part]
+    keys = _keys_of_each(keyfn, seq)
     descending = False if comp is None else _direction(comp)
     if descending is not None:
         order = _sorted_indexes(keys, descending)
     else:
         cmp = comparator(comp, "sort-by")
         order = sorted(range(len(seq)), key=cmp_to_key(lambda i, j: cmp(keys[i], keys[j])))
-    return tuple(seq[i] for i in order)
+    return tuple(map(seq.__getitem__, order))
+
+
+def _keys_of_each(keyfn, seq) -> list:
+    """`(keyfn item)` for each item of `seq`."""
+    getter = _key_function(keyfn)
+    return [getter(x) for part in chunks(seq) for x in part]
 
 
 def _sorted_indexes(keys: list, descending: bool) -> list:
-    kinds = {type(k) for k in keys}
-    if kinds <= {int, float} and not any(k != k for k in keys) or kinds == {str}:
+    kinds = set(map(type, keys))
+    if kinds <= _NUMBERS and not (float in kinds and any(map(ne, keys, keys))) or kinds == {str}:
         return sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
     ckey = cmp_to_key(compare)
     return sorted(range(len(keys)), key=lambda i: ckey(keys[i]), reverse=descending)
@@ -488,18 +498,29 @@ def _key_function(keyfn):
 
 
 _COLLECTIONS = (tuple, Map, frozenset)   # keys whose hash is checked first (check_key)
+_PLAIN_KEYS = frozenset({str, int, float, Keyword, type(None)})
 
 
 @builtin("group-by", "collections", calls_fns=True)
 def group_by(keyfn, coll):
     """(group-by f coll) a map from (f item) to the vector of items, in order."""
-    getter = _key_function(keyfn)
+    seq = items("group-by", coll)
+    keys = _keys_of_each(keyfn, seq)
     groups: dict = {}
-    for x in chain.from_iterable(chunks(items("group-by", coll))):
-        k = getter(x)
+    pairs = list(zip(seq, keys))
+    if _PLAIN_KEYS.issuperset(map(type, keys)):     # strings, numbers...: stored as they are
+        for part in chunks(pairs):
+            for x, k in part:
+                group = groups.get(k)
+                if group is None:
+                    groups[k] = [x]
+                else:
+                    group.append(x)
+        return build_map({k: tuple(v) for k, v in groups.items()})
+    for x, k in chain.from_iterable(chunks(pairs)):
         try:
             if type(k) in _COLLECTIONS:
-                check_key(k)
+                k = as_key(check_key(k))
             elif type(k) is bool:
                 k = as_key(k)
             group = groups.get(k)

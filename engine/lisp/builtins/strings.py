@@ -207,6 +207,8 @@ def ends_with(s, suffix):
 @builtin("includes?", "strings", returns_bool=True)
 def includes(s, part):
     """(includes? s part) true when part occurs in s."""
+    if type(s) is str and type(part) is str:
+        return part in s
     if type(s) in (tuple, frozenset, Map):
         raise type_error("includes?", "a string", s,
                          "for a collection use (contains? coll x) or (some #{x} coll)")

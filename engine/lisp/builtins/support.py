@@ -80,7 +80,7 @@ def thread_first_error(fname: str):
 
 def limits() -> Limits:
     """The limits of the run in progress (the defaults outside a run)."""
-    ctx = getattr(RUNNING, "s", None)
+    ctx = RUNNING.s
     return _DEFAULT_LIMITS if ctx is None else ctx.limits
 
 

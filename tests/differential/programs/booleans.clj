@@ -65,3 +65,23 @@
 
 ;; == boolean-keys-destructured
 (map (fn [[k v]] (if k :t :f)) (sort-by val {false 1 true 2}))
+
+;; == set-of-vectors-with-one-and-true
+[(count #{[1] [true]}) (count (set [[0] [false] [0]])) (contains? #{[1]} [true])]
+
+;; == map-with-vector-keys-one-and-true
+(let [m {[1] :one [true] :yes}] [(count m) (get m [1]) (get m [true])])
+
+;; == nested-booleans-in-keys
+(let [m (-> {} (assoc [[true] 1] :a) (assoc [[1] 1] :b) (assoc {:k true} :c) (assoc {:k 1} :d))]
+  [(count m) (get m [[true] 1]) (get m [[1] 1]) (get m {:k true}) (get m {:k 1})])
+
+;; == distinct-frequencies-group-by-of-vectors
+[(distinct [[1] [true] [1]]) (get (frequencies [[1] [true] [1]]) [true])
+ (count (group-by identity [[0] [false]]))]
+
+;; == equality-with-nested-boolean-keys
+[(= #{[1]} #{[true]}) (= {[1] 1} {[true] 1}) (= #{[true]} (set [[true]]))]
+
+;; == keys-of-boolean-vectors-read-back
+(let [m {[true] 1 [1] 2}] [(sort (map str (keys m))) (true? (first (first (filter (comp #{1} val) (seq m)))))])

@@ -1,0 +1,100 @@
+"""map, filter, remove and reduce over a fn written in place run the fn's body in a loop in
+place (engine/lisp/fused.py). The sandbox holds as it does for a called fn: the deadline is
+checked before each item, errors are the builtin's own and point into the fn's body.
+(Results against real Clojure: tests/differential/programs/fused.clj.)"""
+
+import pytest
+
+from engine.lisp import pr_str, run
+
+# Each item sorts 3,000 numbers: 3,000 items would take seconds. A deadline checked only
+# when the loop starts (as a builtin does for a collection under 8,192 items) would let it.
+SLOW_ITEM = "(count (sort (range 3000)))"
+
+
+@pytest.mark.parametrize("source", [
+    f"(count (map (fn [x] {SLOW_ITEM}) (range 3000)))",
+    f"(count (filter (fn [x] (pos? {SLOW_ITEM})) (range 3000)))",
+    f"(count (remove (fn [x] (pos? {SLOW_ITEM})) (range 3000)))",
+    f"(reduce (fn [acc x] (+ acc {SLOW_ITEM})) 0 (range 3000))",
+    "(let [v (vec (range 1000000))] (count (filter (fn [x] (contains? v -1)) (range 3000))))",
+])
+def test_the_deadline_is_checked_before_each_item(source):
+    r = run(source, limits={"time_ms": 500})
+    assert r.error is not None and r.error.reason == "timeout", r.error
+
+
+def test_a_fused_reduce_in_memory_reads_the_next_runs_deadline():
+    first = run(f"(defn slow [n] (reduce (fn [acc x] (+ acc {SLOW_ITEM})) 0 (range n)))")
+    assert first.error is None, first.error
+    r = run("(slow 3000)", memory=first.memory, limits={"time_ms": 100})
+    assert r.error is not None and r.error.reason == "timeout", r.error
+    assert run("(slow 2)", memory=first.memory).value == 6000
+
+
+@pytest.mark.parametrize("source, reason, words, column", [
+    ("(map #(+ % 1) 5)", "type_error", "map expects a collection, got integer 5", 1),
+    ("(filterv #(pos? %) :k)", "type_error", "filter expects a collection", 1),
+    ("(reduce (fn [a x] (+ a x)) 0 7)", "type_error", "reduce expects a collection", 1),
+    ("(mapv #(+ % 1) [1 nil])", "type_error", "+ expects numbers, got nil", 7),
+    ("(filter #(> (:p %) 1) [{:p \"a\"}])", "type_error", "> cannot compare string", 9),
+    ("(mapv #(:a %) [1])", "invalid_keyword_call", "(:a x) needs a map, got integer", 7),
+    ("(reduce (fn [a x] (+ a x)) 0 [1 \"2\"])", "type_error", "+ expects numbers", 19),
+])
+def test_errors_are_the_builtins_own_and_point_into_the_body(source, reason, words, column):
+    r = run(source)
+    assert r.error is not None and r.error.reason == reason, r.error
+    assert words in r.error.message, r.error.message
+    assert (r.error.span.line, r.error.span.col) == (1, column)
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("(let [n 3] (mapv #(* n %) [1 2 3]))", "[3 6 9]"),
+    ("(let [x 10] [(mapv (fn [x] (inc x)) [1 2]) x])", "[[2 3] 10]"),
+    ("(let [fs (mapv (fn [x] (fn [] x)) [1 2 3])] (mapv #(%) fs))", "[1 2 3]"),
+    ("(filterv #(:ok %) [{:ok 1} {\"ok\" false} {\"ok\" 2} {:ok nil \"ok\" 3}])",
+     '[{:ok 1} {"ok" 2}]'),
+    ("(reduce (fn [acc x] (if (> acc 10) (reduced acc) (+ acc x))) 0 (range 100))", "15"),
+    ("(reduce (fn [m i] (assoc m (str \"k\" i) i)) {} (range 3))", '{"k0" 0 "k1" 1 "k2" 2}'),
+    ("(mapv (fn [x] (loop [i x acc 1] (if (pos? i) (recur (dec i) (* acc i)) acc))) [3 4])",
+     "[6 24]"),
+])
+def test_results_are_those_of_the_fn_called_per_item(source, expected):
+    r = run(source)
+    assert r.error is None, r.error
+    assert pr_str(r.value) == expected
+
+
+def test_a_fn_that_calls_user_code_is_still_called_and_counts_its_depth():
+    """A fn calling another (a recursion through map) keeps counting nested calls."""
+    source = "(defn walk [n] (if (pos? n) (first (map (fn [x] (walk x)) [(dec n)])) 0)) (walk 500)"
+    r = run(source)
+    assert r.error is not None and r.error.reason == "recursion_limit_exceeded", r.error
+
+
+@pytest.mark.parametrize("source", [
+    "(count (map #(* % %) (range 1000000)))",
+    "(count (filter even? (range 1000000)))",
+    "(count (filter #(and (pos? %) (< % 10)) (range 1000000)))",
+    "(reduce (fn [a x] (+ a x)) 0 (range 1000000))",
+])
+def test_a_body_of_constant_time_checks_the_deadline_between_chunks(source):
+    """A million items take far more than 20 ms however fast the machine: the run must end
+    in a timeout, not finish late."""
+    r = run(source, limits={"time_ms": 20})
+    assert r.error is not None and r.error.reason == "timeout", r.error
+
+
+@pytest.mark.parametrize("source", [
+    "(loop [i 0] (if (< i 100000000) (recur (inc i)) i))",
+    "((fn [i acc] (if (pos? i) (recur (dec i) (+ acc i)) acc)) 100000000 0)",
+])
+def test_a_loop_of_constant_time_checks_the_deadline_every_1024_jumps(source):
+    r = run(source, limits={"time_ms": 20, "loop_iterations": 10**9})
+    assert r.error is not None and r.error.reason == "timeout", r.error
+
+
+def test_a_loop_of_constant_time_still_counts_every_jump():
+    r = run("(loop [i 0] (if (< i 5000) (recur (inc i)) i))", limits={"loop_iterations": 1500})
+    assert r.error is not None and r.error.reason == "loop_limit_exceeded", r.error
+    assert "1500" in r.error.message
