@@ -130,6 +130,9 @@ class RunContext:
         return ToolValue(name)
 
     def _unknown_tool(self, name: str) -> PtcError:
+        if "/" in name:                          # `ns/name` with no such namespaced tool
+            return error("invalid_form", f"unknown namespace {name.split('/')[0]}/",
+                         "use tool/ for tools and data/ for input data")
         available = ", ".join(sorted(self.tools)) or "none"
         return error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
 
