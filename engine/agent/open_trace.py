@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from engine.agent.upstream import import_inspection
@@ -72,6 +73,8 @@ def is_inspection_file(path, head: int = 4 * 1024 * 1024) -> bool:
     """Whether the file at `path` starts as an inspection artifact does (False when it cannot
     be read: the loader then says why)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):      # never open a FIFO or a device
+            return False
         with open(path, "rb") as f:
             start = f.read(head)
     except OSError:

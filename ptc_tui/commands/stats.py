@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from engine.trace import Trace, load_trace
-from ptc_tui.commands.common import (print_json, add_limit_options, overrides, percent, strategy_name,
-                                     tokens, usd)
+from engine.trace import Trace
+from ptc_tui.commands.common import (print_json, add_limit_options, overrides, percent, read_trace,
+                                     strategy_name, tokens, usd)
 from ptc_tui.commands.output import Column, Output
 from ptc_tui.token_stats import TokenStats, stats_json, token_stats
 
@@ -25,7 +25,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
-    trace = load_trace(args.trace)
+    trace = read_trace(args.trace)
     stats = token_stats(trace, args.strategy, overrides(args), args.model)
     if args.json:
         doc = {"trace": args.trace, "turns_count": len(trace.turns),
