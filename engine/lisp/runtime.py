@@ -71,8 +71,8 @@ class RunContext:
 
     def add_print(self, text: str) -> None:
         cap = self.limits.print_chars
-        if len(text) > cap:
-            text = text[:cap] + "..."
+        if len(text) > cap:                      # the reference's marker: how much was cut
+            text = f"{text[:cap]}... ({cap}/{len(text)} chars)"
         self.print_chars += len(text)
         if self.print_chars > self.limits.print_total_chars:
             raise error("output_limit_exceeded",
