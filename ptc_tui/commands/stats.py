@@ -31,6 +31,10 @@ def run(args: argparse.Namespace, out: Output) -> int:
         doc = {"trace": args.trace, "turns_count": len(trace.turns),
                "outcome": trace.outcome.status,
                "recorded_strategy": trace.agent.history.strategy, **stats_json(stats)}
+        if trace.upstream is not None:        # a ptc_runner run: the cost it reported
+            doc["reported_cost_usd"] = trace.upstream.get("cost_usd")
+            doc["reported_turn_costs_usd"] = [t.get("cost_usd")
+                                              for t in trace.upstream.get("turns", ())]
         print_json(doc, out)
         return 0
     show(args.trace, trace, stats, out)
@@ -67,5 +71,22 @@ def show(name: str, trace: Trace, stats: TokenStats, out: Output) -> None:
                 usd(t.cost)] for t in stats.totals])
     if stats.has_reported:
         out.line()
+        sent = "by ptc_runner" if trace.upstream is not None else \
+            f"{trace.agent.history.strategy}, as recorded"
         out.line("reported: input tokens the provider counted for the requests actually sent "
-                 f"({trace.agent.history.strategy}, as recorded)")
+                 f"({sent})")
+    if trace.upstream is not None:
+        out.line(upstream_cost_line(trace))
+
+
+def upstream_cost_line(trace: Trace) -> str:
+    """For a ptc_runner run: the cost it reported, per turn and in all (its workflow's own
+    requests included), and how many turns' re-runs here differ from the record."""
+    up = trace.upstream
+    turns = [t.get("cost_usd") for t in up.get("turns", ())]
+    workflow = len(up.get("workflow_calls", ()))
+    differs = sum(1 for t in up.get("turns", ()) if t.get("differs"))
+    per_turn = ", ".join("?" if c is None else usd(c) for c in turns)
+    return (f"reported cost (ptc_runner): {usd(up.get('cost_usd'))} in all; per turn "
+            f"{per_turn}" + (f"; {workflow} workflow request(s) kept apart" if workflow else "")
+            + f"; {differs} turn(s) whose re-run here differs from the record")

@@ -86,3 +86,14 @@ def test_validate_of_a_saved_import_checks_its_digest(cli, run_dir, tmp_path):
     out.write_text(out.read_text().replace("Step 2.", "Step two."))
     r = cli("validate", out)
     assert r.status == 1 and "changed" in r.err
+
+
+def test_stats_shows_the_cost_the_run_reported(cli, run_dir):
+    path = run_dir / "capture.inspection.jsonl"
+    doc = json.loads(cli("stats", path, "--json").out)
+    assert doc["reported_turn_costs_usd"] == [0.0004, 0.0005, 0.0002, 0.0003]
+    assert doc["reported_cost_usd"] == 0.00141
+    text = cli("stats", path).out
+    assert ("reported cost (ptc_runner): $0.001410 in all; per turn $0.000400, $0.000500, "
+            "$0.000200, $0.000300; 1 workflow request(s) kept apart; 0 turn(s) whose re-run "
+            "here differs from the record") in text
