@@ -22,6 +22,7 @@ from engine.agent.upstream_outcome import (RecordedAnswers, compare, no_run_reas
 from engine.history import HistoryOpts, ToolInfo, Turn, Usage
 from engine.lisp import PtcError, run
 from engine.trace import AgentInfo, Outcome, Trace, TraceError
+from engine.trace.files import ROLES
 from engine.trace.upstream import Canonical, Capability, Evaluation, read_canonical, read_inspection
 
 PROGRAM_TOOL = "run_ptc_lisp"
@@ -49,6 +50,13 @@ def import_inspection(text: str, name: str, canonical_text: str | None = None,
              f"request without its reply); the complete turns are imported")
     if not complete:
         raise TraceError(f"{name}: no LLM request with a reply: nothing to step through")
+    try:
+        return _build(inspection, canon, complete, dropped)
+    except ValueError as e:
+        raise TraceError(f"{name}: {e}") from None
+
+
+def _build(inspection, canon: Canonical, complete: list, dropped: int) -> Trace:
     agent_loop = any(_offers_program_tool(r) for r in complete)
     builder = _Builder(canon)
     steps = [s for s in inspection.steps if not isinstance(s, Capability) or s.result]
@@ -61,14 +69,14 @@ def import_inspection(text: str, name: str, canonical_text: str | None = None,
         else:
             builder.turn(step, _following_evaluations(steps, i))
     if not builder.turns:
-        raise TraceError(f"{name}: no agent turn among the run's LLM requests")
+        raise ValueError("no agent turn among the run's LLM requests")
     return builder.trace(inspection, dropped)
 
 
 def _offers_program_tool(request: Capability) -> bool:
     tools = request.arguments.get("tools") if type(request.arguments) is dict else None
-    return any(type(t) is dict and (t.get("function") or {}).get("name") == PROGRAM_TOOL
-               for t in tools or ())
+    return any(type(t) is dict and type(t.get("function")) is dict
+               and t["function"].get("name") == PROGRAM_TOOL for t in _list(tools))
 
 
 def _following_evaluations(steps: list, i: int) -> list[Evaluation]:
@@ -90,7 +98,7 @@ def _reply(request: Capability) -> tuple[str, str | None, dict]:
         return f"(the LLM request failed: {str(result.get('error', result))[:500]})", None, {}
     content = value.get("content") if type(value.get("content")) is str else ""
     program = None
-    for call in value.get("tool_calls") or ():
+    for call in _list(value.get("tool_calls")):
         args = (call.get("args") or call.get("arguments")) if type(call) is dict else None
         if type(args) is str:                      # arguments sent as JSON text
             try:
@@ -112,13 +120,19 @@ def _request_messages(request: Capability) -> tuple[dict, ...]:
     args = request.arguments if type(request.arguments) is dict else {}
     system = [{"role": "system", "content": args["system"]}] \
         if type(args.get("system")) is str else []
-    return tuple(system + [_message(m) for m in args.get("messages") or () if type(m) is dict])
+    return tuple(system + [_message(m) for m in _list(args.get("messages"))])
 
 
 def _message(m: dict) -> dict:
     """A message as sent; content that is not text (none, with a tool call) reads as ''."""
-    kept = {k: m[k] for k in ("role", "content", "tool_calls", "tool_call_id") if k in m}
-    kept["content"] = m.get("content") if type(m.get("content")) is str else ""
+    if type(m) is not dict or type(m.get("role")) is not str or m["role"] not in ROLES:
+        role = m.get("role") if type(m) is dict else None
+        raise ValueError(f"an LLM request holds a message with role {str(role)[:40]!r}")
+    kept = {"role": m["role"], "content": m["content"] if type(m.get("content")) is str else ""}
+    if type(m.get("tool_calls")) is list:
+        kept["tool_calls"] = m["tool_calls"]
+    if type(m.get("tool_call_id")) is str:
+        kept["tool_call_id"] = m["tool_call_id"]
     return kept
 
 
@@ -128,6 +142,11 @@ def _ms(start: str, stop: str | None) -> float:
                    .total_seconds() * 1000)
     except (TypeError, ValueError):
         return 0.0
+
+
+def _list(value) -> list:
+    """A list field of a record, or nothing when the record holds something else there."""
+    return value if type(value) is list else []
 
 
 def _int(value) -> int | None:

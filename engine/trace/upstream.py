@@ -179,7 +179,8 @@ def read_canonical(text: str, name: str) -> Canonical:
         if kind == "evaluation-stopped":
             run.statuses[str(ident)] = str(data.get("status"))
         elif kind == "run-started":
-            for snap in data.get("connector_snapshots") or ():
+            snaps = data.get("connector_snapshots")
+            for snap in snaps if type(snaps) is list else ():
                 if type(snap) is dict and type(snap.get("model")) is str:
                     run.model = str(snap.get("model"))
                     run.params = snap.get("params") if type(snap.get("params")) is dict else {}

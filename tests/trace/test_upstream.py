@@ -158,3 +158,57 @@ def test_a_real_cut_down_run_with_its_run_jsonl_beside_it():
     assert [e["differs"] for e in trace.upstream["turns"]] == [None, None]
     assert trace.outcome.status == "running"                  # cut before run-stopped
     assert one.usage.input_tokens == 1994 and trace.upstream["turns"][0]["cost_usd"] == 0.000567
+
+
+JUNK = [None, 7, "text", [1, [2]], {"x": {}}, True]
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=lambda j: type(j).__name__)
+def test_fields_of_the_wrong_shape_are_a_clear_error_or_imported_never_a_crash(junk):
+    """Every payload field of every record replaced by a value of another type: the import
+    either succeeds or raises one TraceError naming the file."""
+    artifact, events = loop_run()
+    records = [json.loads(line) for line in artifact.splitlines()]
+    for i, record in enumerate(records):
+        for key in list(record["payload"]) + ["correlation"]:
+            changed = json.loads(json.dumps(records))
+            where = changed[i] if key == "correlation" else changed[i]["payload"]
+            where[key] = junk
+            text = "\n".join(json.dumps(r) for r in changed)
+            try:
+                import_inspection(text, "junk.inspection.jsonl", events)
+            except TraceError as e:
+                assert str(e).startswith("junk.inspection.jsonl: ")
+
+
+@pytest.mark.parametrize("path", [("arguments", "messages"), ("arguments", "tools"),
+                                  ("arguments", "system"), ("result", "value", "tool_calls"),
+                                  ("result", "value", "tokens"), ("result", "value", "content")])
+@pytest.mark.parametrize("junk", JUNK, ids=lambda j: type(j).__name__)
+def test_llm_fields_of_the_wrong_shape_never_crash(path, junk):
+    artifact, events = loop_run()
+    records = [json.loads(line) for line in artifact.splitlines()]
+    for record in records:
+        if record["payload"].get("name") == "llm-request":
+            where = record["payload"]
+            for key in path[:-1]:
+                where = where.get(key, {}) if type(where) is dict else {}
+            if type(where) is dict:
+                where[path[-1]] = junk
+    try:
+        trace = import_inspection("\n".join(json.dumps(r) for r in records), "j", events)
+    except TraceError as e:
+        assert str(e).startswith("j: ")
+    else:
+        dumps_trace(trace)                   # and it saves
+
+
+@pytest.mark.parametrize("message", [{"content": "x"}, {"role": "robot", "content": "x"},
+                                     {"role": ["user"], "content": "x"}, "text", 7])
+def test_a_request_message_we_cannot_hold_is_a_clear_error(message):
+    artifact, events = loop_run()
+    records = [json.loads(line) for line in artifact.splitlines()]
+    request = next(r for r in records if r["payload"].get("name") == "llm-request")
+    request["payload"]["arguments"]["messages"].append(message)
+    with pytest.raises(TraceError, match="^m: an LLM request holds a message with role "):
+        import_inspection("\n".join(json.dumps(r) for r in records), "m", events)
