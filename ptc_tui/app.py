@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.screen import Screen
 
 from engine.agent import Session
-from engine.trace import Trace, TraceError, load_trace, save_trace, trace_file_size
+from engine.agent.open_trace import open_trace
+from engine.trace import Trace, TraceError, save_trace, trace_file_size
 from ptc_tui.app_what_if import WhatIf
 from ptc_tui.autosave import autosave_path, unseen_autosaves
 from ptc_tui.screens import LiveScreen, TraceScreen
@@ -37,7 +38,7 @@ CHECKED_UP_FRONT_BYTES = 4 * 1024 * 1024
 def load_view(path: Path, trace: Trace | None = None) -> TraceView:
     """The trace at `path` (or `trace`, already read from it) rendered and counted: what the
     loader thread does, off the UI thread, before a TraceScreen can show it."""
-    view = TraceView.of(trace if trace is not None else load_trace(path))
+    view = TraceView.of(trace if trace is not None else open_trace(path))
     view.rows()
     return view
 
@@ -83,8 +84,8 @@ class PtcApp(WhatIf, App):
         self._first_trace = None
         if self.trace_path is not None and trace_file_size(self.trace_path) \
                 <= CHECKED_UP_FRONT_BYTES:
-            self._first_trace = load_trace(self.trace_path)
-        self._comparison = (Comparison.of(load_trace(compare[0]), load_trace(compare[1]),
+            self._first_trace = open_trace(self.trace_path)
+        self._comparison = (Comparison.of(open_trace(compare[0]), open_trace(compare[1]),
                                           str(compare[0]), str(compare[1]))
                             if compare is not None else None)
 

@@ -83,7 +83,7 @@ def main(argv=None, out: Output | None = None) -> int:
     input error (reported as one line on stderr, never a traceback)."""
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        if len(argv) == 1 and argv[0].endswith(".json"):    # `ptc-tui TRACE.json`: the app
+        if len(argv) == 1 and argv[0].endswith((".json", ".jsonl")):  # `ptc-tui TRACE`: app
             from ptc_tui.app import run_app      # Textual loads only for the app
             return run_app(argv[0])
         try:

@@ -150,7 +150,7 @@ def test_errors_carry_reason_message_span_and_hint():
 def test_prints_are_one_entry_per_call_and_cut_at_the_limit():
     r = run('(println "a" 1) (println) (print "x") (prn "q") (println (apply str (repeat 50 "z")))',
             limits={"print_chars": 10})
-    assert r.prints == ["a 1", "", "x", '"q"', "z" * 10 + "..."]
+    assert r.prints == ["a 1", "", "x", '"q"', "z" * 10 + "... (10/50 chars)"]
 
 
 def test_error_text_names_the_place_once():

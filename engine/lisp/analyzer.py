@@ -190,6 +190,13 @@ class Analyzer:
             return N.GlobalRef(name, span)
         return self.qualified(sym, env)
 
+    @staticmethod
+    def namespaced_tool(sym: F.Sym) -> bool:
+        """`ns/name` in a namespace of no builtins: a call of the host's tool `ns/name` (the
+        reference implementation's preludes, e.g. `incident.evidence/search`)."""
+        return sym.ns not in DATA_NAMESPACES and sym.ns not in NAMESPACES \
+            and f"{sym.ns}/{sym.name}" not in BUILTINS
+
     def qualified(self, sym: F.Sym, env: Env):
         ns, name, span = sym.ns, sym.name, sym.span
         if ns in DATA_NAMESPACES:
@@ -214,8 +221,7 @@ class Analyzer:
             hint = did_you_mean(f"{ns}/{close[0]}") if close else None
             raise invalid(f"{ns}/{name} is not available. {category.capitalize()} functions: "
                           f"{', '.join(names[:40])}", span, hint)
-        raise invalid(f"unknown namespace {ns}/", span,
-                      "use tool/ for tools and data/ for input data")
+        return N.ToolRef(f"{ns}/{name}", span)   # a host's namespaced tool, or unknown_tool
 
     # --- calls -------------------------------------------------------------------------
     def list_form(self, form: F.ListForm, env: Env, tail: bool):
@@ -229,9 +235,10 @@ class Analyzer:
                 handler = SPECIAL_FORMS.get(head.name)
                 if handler is not None:
                     return handler(self, form, env, tail)
-            if head.ns == "tool":
+            if head.ns == "tool" or (head.ns is not None and self.namespaced_tool(head)):
+                name = head.name if head.ns == "tool" else f"{head.ns}/{head.name}"
                 args = tuple(self.analyze(a, env) for a in items[1:])
-                return N.ToolCall(head.name, args, form.span)
+                return N.ToolCall(name, args, form.span if head.ns == "tool" else head.span)
             if head.ns is None and head.name.startswith(".") and len(head.name) > 1 \
                     and env.scope.lookup(head.name) is None:
                 return self.method_call(form, env)

@@ -75,8 +75,8 @@ class RunContext:
 
     def add_print(self, text: str) -> None:
         cap = self.limits.print_chars
-        if len(text) > cap:
-            text = text[:cap] + "..."
+        if len(text) > cap:                      # the reference's marker: how much was cut
+            text = f"{text[:cap]}... ({cap}/{len(text)} chars)"
         self.print_chars += len(text)
         if self.print_chars > self.limits.print_total_chars:
             raise error("output_limit_exceeded",
@@ -134,6 +134,9 @@ class RunContext:
         return ToolValue(name)
 
     def _unknown_tool(self, name: str) -> PtcError:
+        if "/" in name:                          # `ns/name` with no such namespaced tool
+            return error("invalid_form", f"unknown namespace {name.split('/')[0]}/",
+                         "use tool/ for tools and data/ for input data")
         available = ", ".join(sorted(self.tools)) or "none"
         return error("unknown_tool", f"unknown tool: {name}. Available tools: {available}")
 

@@ -57,7 +57,7 @@ def trace_to_json(trace: Trace) -> dict:
     table: dict[tuple[str, str], int] = {}
     turns, previous = [], {}
     for turn in trace.turns:
-        sent = [table.setdefault((m["role"], m["content"]), len(table)) for m in turn.messages]
+        sent = [table.setdefault(_message_key(m), len(table)) for m in turn.messages]
         turns.append(_turn_json(turn, sent, previous))
         previous = turn.memory
     a = trace.agent
@@ -72,13 +72,33 @@ def trace_to_json(trace: Trace) -> dict:
                     "return_value": encode(trace.outcome.return_value),
                     "fail": None if trace.outcome.fail_reason is None else
                     {"reason": trace.outcome.fail_reason, "message": trace.outcome.fail_message}},
-        "messages": [{"role": r, "content": c} for r, c in table],
+        "messages": [_message_json(key) for key in table],
         "turns": turns,
     }
     if trace.parent is not None:
         p = trace.parent
         doc["parent"] = {"sha256": p.sha256, "file": p.file, "turn": p.turn,
                          "changed": dict(p.changed), "tools": p.tools}
+    if trace.upstream is not None:
+        doc["upstream"] = trace.upstream
+    return doc
+
+
+# A message is {role, content}; one sent with the reference implementation's tool calling also
+# keeps its `tool_calls` (assistant) or `tool_call_id` (tool), exactly as sent.
+MESSAGE_EXTRAS = ("tool_calls", "tool_call_id")
+ROLES = ("system", "user", "assistant", "tool")
+
+
+def _message_key(m: dict) -> tuple:
+    extras = tuple((k, json.dumps(m[k], ensure_ascii=False, sort_keys=True))
+                   for k in MESSAGE_EXTRAS if k in m)
+    return (m["role"], m["content"]) + extras
+
+
+def _message_json(key: tuple) -> dict:
+    doc = {"role": key[0], "content": key[1]}
+    doc.update((k, json.loads(v)) for k, v in key[2:])
     return doc
 
 
@@ -223,9 +243,13 @@ def _trace(doc) -> Trace:
     messages = []
     for i, m in enumerate(table):
         role = _get(m, "role", str, f"messages[{i}]")
-        if role not in ("system", "user", "assistant"):
+        if role not in ROLES:
             raise _Bad(f"messages[{i}].role: unknown role {role[:20]!r}")
-        messages.append({"role": role, "content": _get(m, "content", str, f"messages[{i}]")})
+        message = {"role": role, "content": _get(m, "content", str, f"messages[{i}]")}
+        for key, kind in zip(MESSAGE_EXTRAS, (list, str)):
+            if _get(m, key, kind, f"messages[{i}]", optional=True) is not None:
+                message[key] = m[key]
+        messages.append(message)
     turns, memory = [], {}
     for i, t in enumerate(_get(doc, "turns", list, "trace")):
         turn = _turn(t, f"turns[{i}]", messages, memory)
@@ -244,7 +268,8 @@ def _trace(doc) -> Trace:
     return Trace(agent, tuple(turns), outcome,
                  _get(doc, "engine_version", str, "trace", optional=True) or "",
                  _get(doc, "created_at", str, "trace", optional=True) or "",
-                 _parent(_get(doc, "parent", dict, "trace", optional=True)))
+                 _parent(_get(doc, "parent", dict, "trace", optional=True)),
+                 _get(doc, "upstream", dict, "trace", optional=True))
 
 
 def _parent(p) -> Parent | None:

@@ -60,6 +60,8 @@ class Trace:
     engine_version: str = ""
     created_at: str = ""                # ISO 8601; volatile
     parent: Parent | None = None        # set on a fork
+    upstream: Mapping | None = None     # set on a run imported from the reference
+                                        # implementation (docs/trace-format.md), as JSON
 
     def context(self) -> RenderContext:
         return self.agent.context()

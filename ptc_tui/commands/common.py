@@ -143,3 +143,16 @@ def check_target(path: str, force: bool = False, protect=()) -> None:
     if os.path.exists(path) and not force and not starts_with(path, OUR_FILES):
         raise CommandError(f"{path}: exists and is not a trace or export written by ptc-tui; "
                            "--force overwrites it")
+
+
+def read_trace(path, canonical=None):
+    """The trace at `path`: one of our trace files, or a reference-implementation run
+    (`run.inspection.jsonl`) imported, with a warning line on stderr for each problem the
+    import got past (engine.agent.open_trace)."""
+    import sys
+
+    from engine.agent.open_trace import open_trace
+
+    def warn(line: str) -> None:
+        print(f"ptc-tui: {os.fspath(path)}: warning: {line}", file=sys.stderr)
+    return open_trace(path, warn, canonical)

@@ -9,8 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.trace import TraceError, load_trace
-from ptc_tui.commands.common import print_json, tokens, usd
+from engine.trace import TraceError
+from ptc_tui.commands.common import print_json, read_trace, tokens, usd
 from ptc_tui.commands.output import Column, Output
 from ptc_tui.view.compare import Comparison, RunSummary, SideTurn
 
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     traces, problems = [], []
     for path in (args.a, args.b):
         try:
-            traces.append(load_trace(path))
+            traces.append(read_trace(path))
         except TraceError as e:
             problems.append(str(e))
     if problems:

@@ -1,15 +1,18 @@
 """`ptc-tui export TRACE --format otel` and `ptc-tui import OTLP.json`: traces to and from
-OpenTelemetry's OTLP/JSON, for any OTLP viewer (engine.trace.otel)."""
+OpenTelemetry's OTLP/JSON, for any OTLP viewer (engine.trace.otel). `ptc-tui import
+RUN.inspection.jsonl [--trace run.jsonl]` imports a run of the reference implementation
+(ptc_runner) instead (engine.agent.upstream)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from engine.trace import dumps_trace, load_trace
+from engine.trace import dumps_trace
 from engine.trace.disk import read_text, write_atomically
 from engine.trace.files import MAX_FILE_BYTES
-from ptc_tui.commands.common import add_force_option, check_target
+from engine.agent.open_trace import is_inspection_file
+from ptc_tui.commands.common import CommandError, add_force_option, check_target, read_trace
 from ptc_tui.commands.output import Output
 
 
@@ -22,9 +25,13 @@ def add_parser(sub) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="file to write (default: stdout)")
     add_force_option(p)
     p.set_defaults(func=export)
-    p = sub.add_parser("import", help="read an OTLP/JSON export back into a trace",
-                       description=__doc__)
-    p.add_argument("otlp", metavar="OTLP.json")
+    p = sub.add_parser("import", help="read an OTLP/JSON export, or a ptc_runner run's "
+                       "run.inspection.jsonl, into a trace", description=__doc__)
+    p.add_argument("otlp", metavar="FILE", help="an OTLP/JSON export or a ptc_runner "
+                   "inspection artifact (told apart by content)")
+    p.add_argument("--trace", metavar="RUN.jsonl", dest="canonical",
+                   help="the ptc_runner run's canonical trace, for its model, durations, "
+                   "statuses and outcome (default: the run.jsonl beside the artifact, if any)")
     p.add_argument("-o", "--output", metavar="TRACE", help="trace file to write (default: stdout)")
     p.add_argument("--lenient", action="store_true",
                    help="import a run with missing or misplaced turns, a warning line per gap "
@@ -37,7 +44,7 @@ def export(args: argparse.Namespace, out: Output) -> int:
     from engine.trace.otel import dumps_otlp
     if args.output:
         check_target(args.output, args.force)
-    write(dumps_otlp(load_trace(args.trace)), args.output)
+    write(dumps_otlp(read_trace(args.trace)), args.output)
     return 0
 
 
@@ -45,6 +52,12 @@ def import_(args: argparse.Namespace, out: Output) -> int:
     from engine.trace.otel import loads_otlp
     if args.output:
         check_target(args.output, args.force)
+    if is_inspection_file(args.otlp):
+        trace = read_trace(args.otlp, args.canonical)
+        write(dumps_trace(trace), args.output)
+        return 0
+    if args.canonical:
+        raise CommandError(f"{args.otlp}: --trace goes with a ptc_runner run.inspection.jsonl")
     warn = (lambda line: print(f"ptc-tui: {args.otlp}: warning: {line}", file=sys.stderr)) \
         if args.lenient else None
     trace = loads_otlp(read_text(args.otlp, MAX_FILE_BYTES), args.otlp, warn)

@@ -10,12 +10,13 @@ from dataclasses import fields
 from engine.agent import program_spans
 from engine.history import HistoryOpts, RenderStats, Turn, render
 from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for
-from engine.trace import Trace, load_trace
+from engine.trace import Trace
 from ptc_tui.commands.common import (call_json, call_text, print_json, CommandError,
                                      add_limit_options, options_json, options_text, overrides,
-                                     strategy_name, tokens, whole_number)
+                                     read_trace, strategy_name, tokens, whole_number)
 from ptc_tui.commands.output import Output
 from ptc_tui.token_stats import BASELINE, history_opts, trace_model, turn_cost
+from ptc_tui.view.renders import with_tool_calls
 
 
 def add_parser(sub) -> None:
@@ -38,7 +39,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
-    trace = load_trace(args.trace)
+    trace = read_trace(args.trace)
     n = args.turn
     if not 1 <= n <= len(trace.turns):
         span = f"1 to {len(trace.turns)}" if trace.turns else "none: the trace has no turns"
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
     out.line(f"{args.trace}: turn {n} of {len(trace.turns)}, strategy {strategy}, "
              f"println_limit {opts.println_limit}, tool_call_limit {opts.tool_call_limit}")
     out.line(options_text(recorded, shown) + inherited_note(trace, n))
+    if trace.upstream is not None and not what_if:
+        out.line("the request the reference implementation recorded, as sent")
     for message, count in zip(messages, counts.per_message):
         out.heading(f"{message['role'].upper()} ({tokens(count)} tokens)")
         out.verbatim(message["content"] or "")
@@ -154,7 +157,12 @@ def recorded_call_json(turn: Turn, call: CallCost) -> dict:
 
 
 def request(trace: Trace, n: int, strategy: str, opts: HistoryOpts):
-    """The messages and RenderStats of turn `n`'s request under `strategy`."""
+    """The messages and RenderStats of turn `n`'s request under `strategy`: for a run
+    imported from the reference implementation under its own options, the request it
+    recorded (each tool call written after its message's text)."""
+    if trace.upstream is not None and opts.with_changes(strategy=strategy) == trace.agent.history:
+        return ([with_tool_calls(m) for m in trace.turns[n - 1].messages],
+                RenderStats(strategy))
     memory = trace.turns[n - 2].memory if n > 1 else {}
     return render(strategy, trace.turns[:n - 1], memory, trace.context(), opts)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 
 from engine.tokens import CallCost, TokenCounter, total_cost
-from engine.trace import Trace, load_trace
+from engine.trace import Trace
 from ptc_tui.commands.common import (call_json, call_text, changed_options, print_json,
-                                     add_limit_options, overrides, percent, strategy_name,
-                                     tokens, usd)
+                                     add_limit_options, overrides, percent, read_trace,
+                                     strategy_name, tokens, usd)
 from ptc_tui.commands.output import Column, Output
 from ptc_tui.token_stats import TokenStats, stats_json, token_stats, turn_cost
 
@@ -30,7 +30,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
-    trace = load_trace(args.trace)
+    trace = read_trace(args.trace)
     stats = token_stats(trace, args.strategy, overrides(args), args.model)
     calls = recorded_calls(trace, stats)
     if args.json:
@@ -40,6 +40,10 @@ def run(args: argparse.Namespace, out: Output) -> int:
                "recorded_calls": call_json(calls)}
         for name, total in doc["totals"].items():
             total["recorded_options"] = recorded(trace, stats, name)
+        if trace.upstream is not None:        # a ptc_runner run: the cost it reported
+            doc["reported_cost_usd"] = trace.upstream.get("cost_usd")
+            doc["reported_turn_costs_usd"] = [t.get("cost_usd")
+                                              for t in trace.upstream.get("turns", ())]
         print_json(doc, out)
         return 0
     show(args.trace, trace, stats, calls, out)
@@ -96,7 +100,24 @@ def show(name: str, trace: Trace, stats: TokenStats, calls: CallCost, out: Outpu
                for t in stats.totals])
     if stats.has_reported:
         out.line()
+        sent = "by ptc_runner" if trace.upstream is not None else \
+            f"{trace.agent.history.strategy}, as recorded"
         out.line("reported: input tokens the provider counted for the requests actually sent "
-                 f"({trace.agent.history.strategy}, as recorded)")
+                 f"({sent})")
     out.line()
     out.line(f"recorded LLM calls ({trace.agent.history.strategy}, as sent): {call_text(calls)}")
+    if trace.upstream is not None:
+        out.line(upstream_cost_line(trace))
+
+
+def upstream_cost_line(trace: Trace) -> str:
+    """For a ptc_runner run: the cost it reported, per turn and in all (its workflow's own
+    requests included), and how many turns' re-runs here differ from the record."""
+    up = trace.upstream
+    turns = [t.get("cost_usd") for t in up.get("turns", ())]
+    workflow = len(up.get("workflow_calls", ()))
+    differs = sum(1 for t in up.get("turns", ()) if t.get("differs"))
+    per_turn = ", ".join("?" if c is None else usd(c) for c in turns)
+    return (f"reported cost (ptc_runner): {usd(up.get('cost_usd'))} in all; per turn "
+            f"{per_turn}" + (f"; {workflow} workflow request(s) kept apart" if workflow else "")
+            + f"; {differs} turn(s) whose re-run here differs from the record")

@@ -10,11 +10,12 @@ import os
 import sys
 
 from engine.agent.extract import extract_program
+from engine.agent.open_trace import is_inspection_file
 from engine.history import render_turns
 from engine.lisp import pr_str
 from engine.trace import Trace, TraceError
 from engine.trace.files import UnreadableTrace, content_digest, load_trace_doc, trace_from_json
-from ptc_tui.commands.common import CommandError
+from ptc_tui.commands.common import CommandError, read_trace
 from ptc_tui.commands.output import Output
 
 
@@ -27,12 +28,17 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace, out: Output) -> int:
     try:
-        doc = load_trace_doc(args.trace)
-        trace = trace_from_json(doc, os.fspath(args.trace))
+        if is_inspection_file(args.trace):
+            doc, trace = {}, read_trace(args.trace)
+        else:
+            doc = load_trace_doc(args.trace)
+            trace = trace_from_json(doc, os.fspath(args.trace))
     except UnreadableTrace as e:             # no file to judge: a usage error
         raise CommandError(str(e)) from None
     except TraceError as e:
         return invalid(str(e))
+    if trace.upstream is not None:
+        return imported(args.trace, trace, doc, out)
     problem = (program_problem(trace) or outcome_problem(trace) or first_difference(trace)
                or digest_problem(doc))
     if problem:
@@ -41,6 +47,19 @@ def run(args: argparse.Namespace, out: Output) -> int:
     fork = (f" (a fork: turns from {trace.parent.turn} checked; its parent's file holds the "
             "others)") if trace.parent is not None else ""
     out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status}{fork}{unsigned}")
+    return 0
+
+
+def imported(name: str, trace: Trace, doc: dict, out: Output) -> int:
+    """A run imported from the reference implementation: its requests, replies and programs
+    are as it recorded them (not ours to re-derive); what can be checked is the digest."""
+    problem = digest_problem(doc) if doc else None
+    if problem:
+        return invalid(f"{name}: {problem}")
+    differs = sum(1 for t in trace.upstream.get("turns", ()) if t.get("differs"))
+    out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status} (imported from a ptc_runner "
+             f"run: requests, replies and programs as it recorded them; {differs} turn(s) whose "
+             f"re-run here differs from the recorded outcome)")
     return 0
 
 

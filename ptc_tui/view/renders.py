@@ -3,6 +3,7 @@ so that switching a strategy or a limit back is free, with one token counter for
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from engine.history import STRATEGIES, HistoryOpts, RenderStats, render_turns
@@ -54,11 +55,35 @@ class Renders:
         key = (opts.strategy, *(getattr(opts, name) for name in STRATEGIES[opts.strategy].options))
         cached = self._cache.get(key)
         if cached is None:
-            requests = render_turns(opts.strategy, self.trace.turns, self.trace.context(), opts)
+            if self.trace.upstream is not None and opts == self.trace.agent.history:
+                requests = self.recorded()
+            else:
+                requests = render_turns(opts.strategy, self.trace.turns, self.trace.context(),
+                                        opts)
             cached = self._cache[key] = Rendering(
                 opts, tuple((tuple(messages), stats) for messages, stats in requests),
                 self.counter)
         return cached
 
+    def recorded(self) -> list:
+        """A run imported from the reference implementation, under the options it was
+        imported with: the requests it recorded (not ours to re-render), each tool call shown
+        in its assistant message (and counted with it)."""
+        strategy = self.trace.agent.history.strategy
+        return [(tuple(with_tool_calls(m) for m in t.messages), RenderStats(strategy))
+                for t in self.trace.turns]
+
     def __len__(self) -> int:
         return len(self._cache)
+
+
+def with_tool_calls(message: dict) -> dict:
+    """`message` with its tool calls (as the reference recorded them) written after its text."""
+    calls = message.get("tool_calls")
+    if not calls:
+        return message
+    shown = [f"[tool call {c.get('name')}: "
+             f"{json.dumps(c.get('args', c.get('arguments')), ensure_ascii=False)}]"
+             if type(c) is dict else f"[tool call: {json.dumps(c, ensure_ascii=False)}]"
+             for c in calls]
+    return {**message, "content": "\n".join([message.get("content") or "", *shown]).strip()}

@@ -141,6 +141,8 @@ class TraceView:
     def _request_note(self, number: int) -> str | None:
         """For a turn a fork took over from a parent run under other history options: the
         request shown is a re-render, not the one the parent sent."""
+        if self.trace.upstream is not None:
+            return upstream_note(self.trace, number, self.opts)
         parent = self.trace.parent
         history = {f.name for f in fields(HistoryOpts)} | {"max_turns"}
         if self.origin(number) != "parent" or not history & set(parent.changed):
@@ -276,3 +278,18 @@ def _diff(before: str, after: str, old: str, new: str) -> tuple[str, ...]:
     if left:
         shown.append(f"… {left:,} more diff lines not shown")
     return tuple(shown)
+
+
+def upstream_note(trace: Trace, number: int, opts: HistoryOpts) -> str | None:
+    """For a run imported from the reference implementation: whether the request shown is the
+    one it recorded or our strategy's what-if, and how our re-run's outcome differs, if it does."""
+    notes = []
+    if opts != trace.agent.history:
+        notes.append("the reference recorded another request; shown: what this ptc-tui "
+                     "strategy would have sent (a what-if)")
+    entries = trace.upstream.get("turns") or ()
+    differs = entries[number - 1].get("differs") if number <= len(entries) else None
+    if differs:
+        notes.append(f"re-run here differs. recorded: {str(differs.get('recorded'))[:300]} | "
+                     f"ours: {str(differs.get('ours'))[:300]}")
+    return "; ".join(notes) or None

@@ -51,5 +51,7 @@ class MessagePanel(TextPanel):
         if current is not None:
             text = pane_text(current.messages)
             if current.request_note:
-                text = Text.assemble((current.request_note + "\n", "italic magenta"), text)
+                # the note may quote a trace's text: literal, as everything from a trace
+                text = Text.assemble(literal(current.request_note + "\n", "italic magenta"),
+                                     text)
             self.show(text)

@@ -140,3 +140,21 @@ def str_2(a, b):
     b = b if type(b) is str else _str1(b)
     check_length("str", len(a) + len(b))
     return a + b
+
+
+@builtin("doc", "output")
+def doc(ref):
+    """(doc "name") prints the documentation of a builtin, or of a function this program
+    defined with a docstring, and returns nil (as the reference implementation does, whose
+    preludes it also documents); else it prints `No documentation found for "name".`"""
+    from engine.lisp.builtins.registry import BUILTINS
+    from engine.lisp.runtime import current
+    if type(ref) is not str:
+        from engine.lisp.errors import error
+        raise error("type_error", "(doc ...) takes the name as a string",
+                    '(doc "map"), (doc "my-fn")')
+    found = BUILTINS.get(ref)
+    text = found.doc if found is not None and found.doc else next(
+        (d.doc for d in reversed(current().definitions) if d.name == ref and d.doc), None)
+    _print(text if text else f'No documentation found for "{ref}".')
+    return None

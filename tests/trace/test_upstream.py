@@ -1,0 +1,214 @@
+"""Importing runs of the reference implementation (ptc_runner): its inspection artifact becomes
+one of our traces, turn by turn, with memory rebuilt by re-running each program."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.agent.open_trace import open_trace
+from engine.agent.upstream import import_inspection
+from engine.trace import TraceError, dumps_trace, loads_trace
+from tests.trace.upstream_fixture import ERROR_SHOWN, MISSION, PROGRAMS, SYSTEM, loop_run
+
+CUT = Path(__file__).parent / "upstream_runs" / "loop-cut"
+
+
+def imported(shown_value: int = 3, canonical: bool = True, warn=None):
+    artifact, events = loop_run(shown_value=shown_value)
+    return import_inspection(artifact, "run.inspection.jsonl",
+                             events if canonical else None, warn=warn)
+
+
+def test_one_turn_per_agent_request_with_the_request_exactly_as_sent():
+    trace = imported()
+    assert [t.program for t in trace.turns] == PROGRAMS
+    assert [t.raw_response for t in trace.turns] == ["Step 1.", "Step 2.", "Step 3.", "Step 4."]
+    first, last = trace.turns[0].messages, trace.turns[3].messages
+    assert first == ({"role": "system", "content": SYSTEM}, {"role": "user", "content": MISSION})
+    assert last[2]["tool_calls"][0]["args"] == {"program": PROGRAMS[0]}
+    assert last[3] == {"role": "tool", "tool_call_id": "call-1", "content": last[3]["content"]}
+    assert last[5]["content"] == ERROR_SHOWN
+    assert trace.agent.mission == MISSION and trace.agent.reference == SYSTEM
+    assert [(t.name, t.params) for t in trace.agent.tools] == [("things/count", "(id)")]
+
+
+def test_memory_is_rebuilt_by_running_each_program_with_the_recorded_tool_results():
+    one, two, three, four = imported().turns
+    assert one.memory == {"n": 3} and one.prints == ("n: 3",) and one.result == 3
+    call = one.tool_calls[0]
+    assert (call.name, call.args, dict(call.result), call.duration_ms) == \
+        ("things/count", ("x",), {"n": 3}, 3.0)
+    assert two.error is not None and two.memory == {"n": 3}
+    assert three.program is None and three.error.reason == "no_code"
+    assert four.signal == "return" and four.result == 6
+
+
+def test_usage_cost_and_times_are_kept_as_reported():
+    trace = imported()
+    usage = trace.turns[3].usage
+    assert (usage.input_tokens, usage.output_tokens, usage.cached_tokens,
+            usage.cache_write_tokens) == (1500, 25, 1200, 0)
+    assert trace.turns[1].usage.cache_write_tokens == 800
+    assert [t["cost_usd"] for t in trace.upstream["turns"]] == [0.0004, 0.0005, 0.0002, 0.0003]
+    assert trace.upstream["cost_usd"] == pytest.approx(0.00141)
+    assert [t.llm_ms for t in trace.turns] == [1000, 1001, 1002, 1003]   # from run.jsonl
+    assert trace.turns[0].run_ms == 2
+
+
+def test_without_run_jsonl_durations_come_from_the_record_times():
+    trace = imported(canonical=False)
+    assert trace.turns[0].llm_ms == 1000.0          # input at :01, output at :02
+    assert trace.agent.llm == "ptc_runner" and trace.outcome.status == "returned"
+
+
+def test_run_level_model_outcome_and_the_workflows_own_calls_kept_apart():
+    trace = imported()
+    assert trace.agent.llm == "openrouter:test/model"
+    assert trace.upstream["params"] == {"temperature": 0.0}
+    assert trace.outcome.status == "returned" and trace.outcome.return_value == 6
+    [call] = trace.upstream["workflow_calls"]
+    assert call["reply"] == "A" and call["messages"][0]["content"] == "You grade."
+    [evaluation] = trace.upstream["workflow_evaluations"]
+    assert evaluation["source"] == '(return (things/count "y"))'
+    assert evaluation["calls"][0]["result"] == {"status": "ok", "value": {"n": 5}}
+
+
+def test_outcomes_that_match_the_record_say_nothing():
+    entries = imported().upstream["turns"]
+    assert [e["differs"] for e in entries] == [None] * 4
+    assert [e["recorded_status"] for e in entries] == ["continued", "failed", None, "returned"]
+
+
+def test_an_outcome_that_differs_from_the_record_shows_both():
+    entry = imported(shown_value=4).upstream["turns"][0]
+    assert entry["differs"] == {"recorded": "user=> 4\nprintln:\nn: 3",
+                                "ours": "continued: user=> 3\nprintln:\nn: 3"}
+
+
+def test_an_imported_trace_saves_and_loads_unchanged():
+    trace = imported()
+    text = dumps_trace(trace)
+    again = loads_trace(text)
+    assert again.upstream == json.loads(json.dumps(trace.upstream))
+    assert again.turns[3].messages == trace.turns[3].messages
+    assert dumps_trace(again) == text
+
+
+def test_a_cut_off_run_imports_its_complete_turns_and_says_what_it_dropped():
+    artifact, _ = loop_run()
+    lines = artifact.splitlines(keepends=True)
+    cut = next(i for i, line in enumerate(lines) if '"capability-output"' in line
+               and "Step 3." in line)
+    text = "".join(lines[:cut]) + lines[cut][:40]     # the reply of request 3, cut mid-line
+    warnings = []
+    trace = import_inspection(text, "cut.inspection.jsonl", warn=warnings.append)
+    assert len(trace.turns) == 2
+    assert warnings == ["the run is cut off: 2 line(s) dropped (a partial record or an LLM "
+                        "request without its reply); the complete turns are imported"]
+
+
+@pytest.mark.parametrize("version", [3, 0])
+def test_an_unknown_schema_version_is_one_line(version):
+    artifact, _ = loop_run(version=version)
+    with pytest.raises(TraceError) as e:
+        import_inspection(artifact, "v.inspection.jsonl")
+    assert str(e.value) == (f"v.inspection.jsonl: inspection schema_version {version} is not "
+                            "one this ptc-tui reads (1, 2)")
+
+
+def test_another_jsonl_format_is_one_line(tmp_path):
+    _, events = loop_run()
+    path = tmp_path / "run.jsonl"
+    path.write_text(events)
+    with pytest.raises(TraceError) as e:
+        open_trace(path)
+    assert str(e.value) == (f"{path}: JSON lines of a ptc_runner canonical trace (run.jsonl), "
+                            "not a trace: import its run.inspection.jsonl (with --trace "
+                            "run.jsonl)")
+    path.write_text('{"a": 1}\n{"b": 2}\n')
+    with pytest.raises(TraceError, match="JSON lines, but not a ptc_runner inspection"):
+        open_trace(path)
+
+
+def test_a_record_that_breaks_the_envelope_names_its_line():
+    artifact, _ = loop_run()
+    lines = artifact.splitlines()
+    lines[3] = lines[3].replace('"sequence": 4', '"sequence": 2')
+    with pytest.raises(TraceError, match=r"^x: line 4: sequence 2 does not follow 3$"):
+        import_inspection("\n".join(lines), "x")
+
+
+def test_a_canonical_trace_of_another_run_is_refused():
+    artifact, events = loop_run()
+    with pytest.raises(TraceError, match="^run.jsonl: run other, not the inspection's run"):
+        import_inspection(artifact, "a", events.replace("run-fixture", "other"))
+
+
+def test_a_real_cut_down_run_with_its_run_jsonl_beside_it():
+    trace = open_trace(CUT / "run.inspection.jsonl")
+    assert len(trace.turns) == 2 and trace.agent.llm == "openrouter:deepseek/deepseek-v3.2"
+    one, two = trace.turns
+    assert one.tool_calls[0].name == "incident.evidence/list-sources"
+    assert one.prints[0].startswith("Sources: [{")
+    assert two.tool_calls[0].result["matched"] == 9
+    assert two.messages[2]["tool_calls"][0]["args"]["program"] == one.program
+    assert [e["differs"] for e in trace.upstream["turns"]] == [None, None]
+    assert trace.outcome.status == "running"                  # cut before run-stopped
+    assert one.usage.input_tokens == 1994 and trace.upstream["turns"][0]["cost_usd"] == 0.000567
+
+
+JUNK = [None, 7, "text", [1, [2]], {"x": {}}, True]
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=lambda j: type(j).__name__)
+def test_fields_of_the_wrong_shape_are_a_clear_error_or_imported_never_a_crash(junk):
+    """Every payload field of every record replaced by a value of another type: the import
+    either succeeds or raises one TraceError naming the file."""
+    artifact, events = loop_run()
+    records = [json.loads(line) for line in artifact.splitlines()]
+    for i, record in enumerate(records):
+        for key in list(record["payload"]) + ["correlation"]:
+            changed = json.loads(json.dumps(records))
+            where = changed[i] if key == "correlation" else changed[i]["payload"]
+            where[key] = junk
+            text = "\n".join(json.dumps(r) for r in changed)
+            try:
+                import_inspection(text, "junk.inspection.jsonl", events)
+            except TraceError as e:
+                assert str(e).startswith("junk.inspection.jsonl: ")
+
+
+@pytest.mark.parametrize("path", [("arguments", "messages"), ("arguments", "tools"),
+                                  ("arguments", "system"), ("result", "value", "tool_calls"),
+                                  ("result", "value", "tokens"), ("result", "value", "content")])
+@pytest.mark.parametrize("junk", JUNK, ids=lambda j: type(j).__name__)
+def test_llm_fields_of_the_wrong_shape_never_crash(path, junk):
+    artifact, events = loop_run()
+    records = [json.loads(line) for line in artifact.splitlines()]
+    for record in records:
+        if record["payload"].get("name") == "llm-request":
+            where = record["payload"]
+            for key in path[:-1]:
+                where = where.get(key, {}) if type(where) is dict else {}
+            if type(where) is dict:
+                where[path[-1]] = junk
+    try:
+        trace = import_inspection("\n".join(json.dumps(r) for r in records), "j", events)
+    except TraceError as e:
+        assert str(e).startswith("j: ")
+    else:
+        dumps_trace(trace)                   # and it saves
+
+
+@pytest.mark.parametrize("message", [{"content": "x"}, {"role": "robot", "content": "x"},
+                                     {"role": ["user"], "content": "x"}, "text", 7])
+def test_a_request_message_we_cannot_hold_is_a_clear_error(message):
+    artifact, events = loop_run()
+    records = [json.loads(line) for line in artifact.splitlines()]
+    request = next(r for r in records if r["payload"].get("name") == "llm-request")
+    request["payload"]["arguments"]["messages"].append(message)
+    with pytest.raises(TraceError, match="^m: an LLM request holds a message with role "):
+        import_inspection("\n".join(json.dumps(r) for r in records), "m", events)
