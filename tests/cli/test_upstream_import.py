@@ -94,6 +94,6 @@ def test_stats_shows_the_cost_the_run_reported(cli, run_dir):
     assert doc["reported_turn_costs_usd"] == [0.0004, 0.0005, 0.0002, 0.0003]
     assert doc["reported_cost_usd"] == 0.00141
     text = cli("stats", path).out
-    assert ("reported cost (ptc_runner): $0.001410 in all; per turn $0.000400, $0.000500, "
+    assert ("reported cost (ptc_runner): $0.00141 in all; per turn $0.000400, $0.000500, "
             "$0.000200, $0.000300; 1 workflow request(s) kept apart; 0 turn(s) whose re-run "
             "here differs from the record") in text
