@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 
 from engine.history import STRATEGIES, HistoryOpts
 
@@ -30,7 +30,8 @@ class OptionSet:
     max_turns: int | None = None               # None: the agent's own
 
     def as_json(self) -> dict:
-        return {"label": self.label, "strategy": self.opts.strategy, "options": dict(self.changes)}
+        return {"label": self.label, "strategy": self.opts.strategy, "options": dict(self.changes),
+                "history": asdict(self.opts), "max_turns": self.max_turns}
 
 
 @dataclass(frozen=True)

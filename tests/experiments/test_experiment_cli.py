@@ -226,3 +226,35 @@ def test_resume_refuses_another_experiment(cli, tmp_path, coin_agent):
     assert result.status == 2
     assert result.err == (f"ptc-tui: {out}: holds an experiment with another seed (0, not 3); "
                           "give another --out\n")
+
+
+def test_llm_spec_gives_each_run_a_fresh_llm(cli, tmp_path, coin_agent):
+    replies = tmp_path / "replies.json"
+    replies.write_text(json.dumps(["```clojure\n(return 42)\n```"]))
+    out = tmp_path / "runs"
+    assert cli("experiment", coin_agent("expected = 42"), "--llm", f"scripted:{replies}",
+               "--repeat", 3, "--out", out).status == 0
+    doc = load_experiment(out)
+    assert doc["llm"] == f"scripted:{replies}"
+    assert [r["success"] for r in doc["runs"]] == [True] * 3     # each run had the reply
+
+
+def test_an_llm_error_fails_that_run_not_the_experiment(cli, tmp_path, coin_agent):
+    replies = tmp_path / "replies.json"
+    replies.write_text(json.dumps(["```clojure\n(def x 1)\n```"]))
+    result = cli("experiment", coin_agent(), "--llm", f"scripted:{replies}", "--repeat", 2,
+                 "--out", tmp_path / "runs")
+    assert result.status == 0
+    assert {r["outcome"] for r in load_experiment(tmp_path / "runs")["runs"]} == {"llm_error"}
+    assert "2 × llm_error: scripted: no reply left for request 2" in result.out
+
+
+def test_simulated_spec_takes_another_files_policy(cli, tmp_path, coin_agent):
+    other = tmp_path / "always.py"
+    other.write_text("def policy(request, rng):\n    return '```clojure\\n(return 42)\\n```'\n")
+    out = tmp_path / "runs"
+    cli("experiment", coin_agent("expected = 42"), "--llm", f"simulated:{other}", "--repeat", 4,
+        "--out", out)
+    doc = load_experiment(out)
+    assert doc["llm"] == f"simulated:{other}"
+    assert all(r["success"] for r in doc["runs"])
