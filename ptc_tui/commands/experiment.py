@@ -189,16 +189,24 @@ def cells(s: SetSummary, first: SetSummary) -> list[str]:
     return [s.label, str(s.runs), f"{s.rate:.0%}", f"{low:.0%}–{high:.0%}",
             f"{spread[0].mean:.1f} ± {spread[0].sd:.1f}",
             f"{spread[1].mean:,.0f} ± {spread[1].sd:,.0f}",
-            "unknown" if spread[2] is None else f"{usd(spread[2].mean)} ± {usd(spread[2].sd)}",
+            "unknown" if spread[2] is None else f"{usd(spread[2].mean)} ± {usd(spread[2].sd)[1:]}",
             "" if s is first else versus(s, first)]
 
 
 def versus(s: SetSummary, first: SetSummary) -> str:
+    """`-20 pts, +1.2 turns, -15% tokens, -15% cost`: success in points, the rest against the
+    first set's means (a part that is unknown on either side is left out)."""
     d = s.difference(first)
     parts = [f"{d['success_rate'] * 100:+.0f} pts" if d["success_rate"] is not None else None,
              f"{d['turns']:+.1f} turns" if d["turns"] is not None else None]
-    if d["input_tokens"] is not None and first.input_tokens and first.input_tokens.mean:
-        parts.append(f"{d['input_tokens'] / first.input_tokens.mean:+.1%} tokens")
-    if d["cost"] is not None:
-        parts.append(f"{'+' if d['cost'] >= 0 else '-'}{usd(abs(d['cost']))}")
+    for key, spread, what in (("input_tokens", first.input_tokens, "tokens"),
+                              ("cost", first.cost, "cost")):
+        if d[key] is not None and spread is not None and spread.mean:
+            parts.append(f"{relative(d[key] / spread.mean)} {what}")
     return ", ".join(p for p in parts if p)
+
+
+def relative(fraction: float) -> str:
+    """+12%, -3%, or ±0% when it rounds to nothing."""
+    text = f"{fraction:+.0%}"
+    return "±0%" if text in ("+0%", "-0%") else text
