@@ -189,8 +189,14 @@ def cells(s: SetSummary, first: SetSummary) -> list[str]:
     return [s.label, str(s.runs), f"{s.rate:.0%}", f"{low:.0%}–{high:.0%}",
             f"{spread[0].mean:.1f} ± {spread[0].sd:.1f}",
             f"{spread[1].mean:,.0f} ± {spread[1].sd:,.0f}",
-            "unknown" if spread[2] is None else f"{usd(spread[2].mean)} ± {usd(spread[2].sd)[1:]}",
+            "unknown" if spread[2] is None else money_spread(spread[2]),
             "" if s is first else versus(s, first)]
+
+
+def money_spread(spread) -> str:
+    """`$0.0188 ± 0.0036`: the spread with the mean's decimals (see `usd`)."""
+    decimals = 6 if spread.mean < 0.01 else 4
+    return f"{usd(spread.mean)} ± {spread.sd:.{decimals}f}"
 
 
 def versus(s: SetSummary, first: SetSummary) -> str:
