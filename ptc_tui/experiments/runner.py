@@ -66,23 +66,25 @@ def run_all(experiment: Experiment, runs: list[Run], kept: list[dict], jobs: int
     save()
     progress()
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="experiment")
-    pending = {pool.submit(make_run, run, experiment.agent_file, experiment.make_llm,
-                           experiment.out_dir, experiment.model, stop) for run in todo}
+    futures = [pool.submit(make_run, run, experiment.agent_file, experiment.make_llm,
+                           experiment.out_dir, experiment.model, stop) for run in todo]
+    pending, taken = set(futures), set()
     try:
         while pending:
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in finished:
                 rows.append(future.result())
+                taken.add(future)
                 save()
             progress()                      # twice a second at least: the elapsed time moves on
     except BaseException:
         stop.set()
         with _signals_deferred():       # a second Ctrl-C does not cut the rows short
-            for future in pending:
+            for future in futures:
                 future.cancel()
             pool.shutdown(wait=True)
-            rows.extend(f.result() for f in pending
-                        if not f.cancelled() and f.exception() is None)
+            rows.extend(f.result() for f in futures if f not in taken and not f.cancelled()
+                        and f.exception() is None)
             save()
         raise
     pool.shutdown(wait=True)
