@@ -1,5 +1,7 @@
 """Agent files: a Python file that defines `agent` (a SubAgent) and, optionally, `replies`
-(the scripted LLM replies it is replayed with when no other LLM is given)."""
+(the scripted LLM replies it is replayed with when no other LLM is given) or `policy` (a
+simulated model, `engine.llm.SimulatedLLM`), and for experiments `check(step) -> bool` or
+`expected` (what a successful run returns)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.agent import SubAgent
-from engine.llm import ScriptedLLM
+from engine.llm import ScriptedLLM, SimulatedLLM
 from engine.trace import Trace
 
 PINNED_CLOCK = "2026-01-01T00:00:00+00:00"
+NO_EXPECTED = object()      # an agent file without `expected` (None is a value it may expect)
 
 
 class AgentFileError(Exception):
@@ -27,14 +30,21 @@ class AgentFile:
     path: Path
     agent: SubAgent
     replies: tuple[str, ...] | None
+    policy: object = None                 # policy(request, rng) -> reply, or None
+    check: object = None                  # check(step) -> bool, or None
+    expected: object = NO_EXPECTED
 
     @property
     def name(self) -> str:
         return self.path.stem
 
-    def scripted_llm(self) -> ScriptedLLM:
+    def scripted_llm(self) -> ScriptedLLM | SimulatedLLM:
+        """The file's own LLM: its scripted `replies`, else its `policy` (seed 0)."""
+        if self.replies is None and self.policy is not None:
+            return SimulatedLLM(self.policy, name=f"simulated:{self.path.name}")
         if self.replies is None:
-            raise AgentFileError(f"{self.path}: defines no `replies`; give an LLM with --llm")
+            raise AgentFileError(f"{self.path}: defines no `replies` nor `policy`; "
+                                 "give an LLM with --llm")
         return ScriptedLLM(list(self.replies), name=f"scripted:{self.path.name}")
 
 
@@ -68,7 +78,14 @@ def load_agent_file(path) -> AgentFile:
     if replies is not None and (not isinstance(replies, (list, tuple))
                                 or not all(isinstance(r, str) for r in replies)):
         raise AgentFileError(f"{path}: `replies` must be a list of strings")
-    return AgentFile(path, agent, tuple(replies) if replies is not None else None)
+    functions = {}
+    for name in ("policy", "check"):
+        value = getattr(module, name, None)
+        if value is not None and not callable(value):
+            raise AgentFileError(f"{path}: `{name}` must be a function")
+        functions[name] = value
+    return AgentFile(path, agent, tuple(replies) if replies is not None else None,
+                     expected=getattr(module, "expected", NO_EXPECTED), **functions)
 
 
 def record(agent_file: AgentFile) -> Trace:

@@ -22,12 +22,14 @@ from ptc_tui.app_what_if import WhatIf
 from ptc_tui.autosave import autosave_path, unseen_autosaves
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
+from ptc_tui.screens.experiment_screen import ExperimentScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.loading_screen import LoadingScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.signals import SIGNALS
 from ptc_tui.view import TraceView
 from ptc_tui.view.compare import Comparison
+from ptc_tui.view.experiment import ExperimentView
 from ptc_tui.widgets import escape_controls
 
 # A trace file up to this size is read and checked before the app starts (a few milliseconds),
@@ -61,17 +63,21 @@ class PtcApp(WhatIf, App):
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("ctrl+o", "open", "Open", id="app.open", show=False),
         Binding("ctrl+e", "samples", "Samples", id="app.samples", show=False),
+        # only while a run or comparison is shown over an experiment (see check_action)
+        Binding("escape", "back_to_experiment", "Back to the experiment", show=False),
     ]
 
     def __init__(self, trace_path: str | Path | None = None, *,
                  session: Session | None = None, save_path: str | Path | None = None,
-                 compare: tuple[Path, Path] | None = None) -> None:
+                 compare: tuple[Path, Path] | None = None,
+                 experiment: ExperimentView | None = None) -> None:
         """Open the trace at `trace_path` (a file that cannot be read, or a small broken one,
         raises TraceError before the app starts; a larger one is read once the app shows
         "loading", and a failure then ends the app with return code 2 and `error_line`), step
-        `session` live, saving it to `save_path` after every turn, or compare the two traces
-        of `compare`."""
+        `session` live, saving it to `save_path` after every turn, compare the two traces
+        of `compare`, or show `experiment`."""
         super().__init__()
+        self.experiment = experiment
         self.session = session
         self.save_path = Path(save_path) if save_path is not None else None
         self.stopped_by: str | None = None     # the signal that ended the app, if one did
@@ -94,7 +100,10 @@ class PtcApp(WhatIf, App):
         for signum in SIGNALS:
             loop.add_signal_handler(signum, self.stop_on_signal, signum)
         self._name_autosaves()
-        if self._comparison is not None:
+        if self.experiment is not None:
+            self.sub_title = f"experiment: {self.experiment.folder.name}"
+            self.push_screen(ExperimentScreen(self.experiment))
+        elif self._comparison is not None:
             self.sub_title = "compare"
             self.push_screen(CompareScreen(self._comparison))
         elif self.session is not None:
@@ -193,6 +202,23 @@ class PtcApp(WhatIf, App):
         if not self._unsaved_live_run():
             self.push_screen(SamplePickerDialog(), self.open_trace)
 
+    def check_action(self, action: str, parameters) -> bool | None:
+        if action == "back_to_experiment":
+            return self._over_experiment()
+        return True
+
+    def _over_experiment(self) -> bool:
+        """Whether a run (or anything but a dialog) is shown over the experiment screen."""
+        stack = self.screen_stack
+        return (len(stack) > 2 and isinstance(stack[1], ExperimentScreen)
+                and isinstance(self.screen, (TraceScreen, LoadingScreen)))
+
+    def action_back_to_experiment(self) -> None:
+        """Escape on a run opened from the experiment screen: back to the experiment."""
+        while self._over_experiment():
+            self.pop_screen()
+        self.sub_title = f"experiment: {self.experiment.folder.name}"
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
@@ -246,13 +272,15 @@ def _help(binding: Binding) -> str:
 
 
 def run_app(path=None, session: Session | None = None, save_path=None,
-            compare: tuple[Path, Path] | None = None) -> int:
+            compare: tuple[Path, Path] | None = None,
+            experiment: ExperimentView | None = None) -> int:
     """Open the trace at `path`, step `session` live (saving it to `save_path` after every
-    turn), or compare two trace files; 0 once the user quits, 2 (and a message) for a trace
+    turn), compare two trace files, or show an experiment; 0 once the user quits, 2 (and a message) for a trace
     file that cannot be read, 128 + the signal's number when a signal ended it (its live run
     saved first)."""
     try:
-        app = PtcApp(path, session=session, save_path=save_path, compare=compare)
+        app = PtcApp(path, session=session, save_path=save_path, compare=compare,
+                     experiment=experiment)
     except TraceError as e:
         print(f"ptc-tui: {one_line(str(e))}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""LLM clients: the callable protocol, Completion, LLMError, scripted/replay LLMs and HTTP providers.
+"""LLM clients: the callable protocol, Completion, LLMError, scripted/replay/simulated LLMs and HTTP providers.
 
 An LLM is any callable `llm(messages) -> str | Completion`; `complete` calls one and always
 returns a Completion or raises LLMError. This package imports nothing else of the engine.
@@ -9,9 +9,10 @@ from engine.llm.completion import LLM, Completion, complete
 from engine.llm.errors import LLMError
 from engine.llm.openai_chat import OllamaChat, OpenAIChat, OpenRouterChat
 from engine.llm.scripted import ReplayLLM, ScriptedLLM
+from engine.llm.simulated import SimulatedLLM
 from engine.llm.specs import from_spec
 
 __all__ = [
     "LLM", "Completion", "LLMError", "complete", "from_spec",
-    "ScriptedLLM", "ReplayLLM", "OpenAIChat", "OpenRouterChat", "OllamaChat", "AnthropicMessages",
+    "ScriptedLLM", "ReplayLLM", "SimulatedLLM", "OpenAIChat", "OpenRouterChat", "OllamaChat", "AnthropicMessages",
 ]

@@ -8,6 +8,7 @@ from engine.llm.anthropic_messages import AnthropicMessages
 from engine.llm.completion import LLM
 from engine.llm.openai_chat import OllamaChat, OpenAIChat, OpenRouterChat
 from engine.llm.scripted import ScriptedLLM
+from engine.llm.simulated import SimulatedLLM
 
 # prefix -> how to build the LLM from the rest of the spec and the caller's options
 SPECS: dict[str, Callable[..., LLM]] = {
@@ -17,8 +18,10 @@ SPECS: dict[str, Callable[..., LLM]] = {
     "ollama": OllamaChat,
     # HTTP options (timeout, max_tokens...) mean nothing to a script: a CLI may pass them to any spec.
     "scripted": lambda path, **_http_options: ScriptedLLM.from_file(path),
+    "simulated": lambda path, **_http_options: SimulatedLLM.from_file(path),
 }
-FORMS = ("openai:MODEL", "anthropic:MODEL", "openrouter:MODEL", "ollama:MODEL", "scripted:FILE")
+FORMS = ("openai:MODEL", "anthropic:MODEL", "openrouter:MODEL", "ollama:MODEL", "scripted:FILE",
+         "simulated:FILE")
 
 
 def from_spec(spec: str, **options) -> LLM:
@@ -32,6 +35,6 @@ def from_spec(spec: str, **options) -> LLM:
     if prefix not in SPECS:
         raise ValueError(f"unknown LLM spec {spec!r}; expected one of: {', '.join(FORMS)}")
     if not rest.strip():
-        raise ValueError(f"LLM spec {spec!r} names no {'file' if prefix == 'scripted' else 'model'}; "
+        raise ValueError(f"LLM spec {spec!r} names no {'file' if prefix in ('scripted', 'simulated') else 'model'}; "
                          f"expected one of: {', '.join(FORMS)}")
     return SPECS[prefix](rest.strip(), **options)

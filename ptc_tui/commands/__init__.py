@@ -1,6 +1,6 @@
 """The command line's subcommands, one module each: `add_parser(sub)` registers its commands,
 each with `func(args, out) -> exit status`."""
 
-from ptc_tui.commands import compare, export, fork, render, run, stats, validate
+from ptc_tui.commands import compare, experiment, export, fork, render, run, stats, validate
 
-COMMANDS = (stats, render, run, fork, compare, validate, export)
+COMMANDS = (stats, render, run, fork, compare, experiment, validate, export)

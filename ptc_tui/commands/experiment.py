@@ -1,0 +1,218 @@
+"""`ptc-tui experiment AGENT.py --compress full,coalesced --set println_limit=3,15 --repeat K
+--out DIR`: run an agent K times under every combination of history options, save every run's
+trace and experiment.json in DIR, and show per option set the success rate (Wilson 95%
+interval), turns, input tokens and cost, against the first option set."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from engine.agent import llm_name, open_llm
+from engine.history import STRATEGIES, HistoryOpts
+from engine.llm import SimulatedLLM
+from ptc_tui.agent_files import load_agent_file
+from ptc_tui.commands.common import CommandError, print_json, usd, whole_number
+from ptc_tui.commands.output import Column, Output
+from ptc_tui.experiments.plan import (TURN_BUDGET, OptionSet, option_sets, parse_setting,
+                                      plan_runs)
+from ptc_tui.experiments.record import FILE_NAME, ExperimentError, load_experiment
+from ptc_tui.experiments.runner import Experiment, Progress, run_all
+from ptc_tui.experiments.runs import success_rule
+from ptc_tui.experiments.summary import SetSummary, summarize
+from ptc_tui.signals import Interrupted, interruptible
+from ptc_tui.token_stats import MODEL_PROVIDERS
+
+RULES = {"check": "the agent file's check(step)", "expected": "returns the file's `expected`",
+         "returned": "returned (no fail, not out of turns)"}
+REASONS_SHOWN = 5
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("experiment", help="run an agent many times under several history "
+                       "options and compare success, turns, tokens and cost",
+                       description=__doc__)
+    p.add_argument("agent", metavar="AGENT.py")
+    p.add_argument("--llm", metavar="SPEC", help="as for run, or simulated:FILE (default: the "
+                   "file's policy, else its scripted replies)")
+    p.add_argument("--compress", metavar="S1,S2", help="strategies, comma-separated "
+                   "(default: the agent's own)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2", dest="settings",
+                   help="values of a history option (or max_turns) to try; repeatable")
+    p.add_argument("--repeat", type=positive, default=5, metavar="K",
+                   help="runs per option set (default 5)")
+    p.add_argument("--jobs", type=positive, default=4, metavar="J",
+                   help="runs at once (default 4)")
+    p.add_argument("--seed", type=whole_number, default=0, metavar="S",
+                   help="the experiment's seed; each run's is derived from it (default 0)")
+    p.add_argument("--model", metavar="MODEL", help="count tokens and price them for this "
+                   "model (default: the LLM's; a model without a price costs unknown)")
+    p.add_argument("--out", required=True, metavar="DIR", help="where the traces and "
+                   "experiment.json go: a new or empty folder")
+    p.add_argument("--resume", action="store_true", help="continue the experiment in DIR, "
+                   "skipping the runs it already saved")
+    p.add_argument("--json", action="store_true", help="the result as JSON for machines")
+    p.set_defaults(func=run)
+
+
+def positive(text: str) -> int:
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
+    return value
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    settings = [parse_setting(text) for text in args.settings]
+    agent_file = load_agent_file(args.agent)
+    base = HistoryOpts.from_option(agent_file.agent.compress_history)
+    strategies = args.compress.split(",") if args.compress else [base.strategy]
+    sets = option_sets(base, [s.strip() for s in strategies], settings)
+    unused = [n for n, _ in settings if n != TURN_BUDGET
+              and not any(n in STRATEGIES[s.opts.strategy].options for s in sets)]
+    if unused:
+        raise CommandError(f"--set {unused[0]}: no strategy given reads it")
+    llm, make_llm = llm_maker(args.llm, agent_file)
+    model = args.model or (llm if llm.partition(":")[0] in MODEL_PROVIDERS else None)
+    header = {"agent": str(agent_file.path), "agent_name": agent_file.agent.name, "llm": llm,
+              "seed": args.seed, "repeat": args.repeat, "success_rule": success_rule(agent_file),
+              "model": model, "option_sets": [s.as_json() for s in sets]}
+    folder = Path(args.out)
+    kept = prepare_folder(folder, args.resume, header, sets)
+    runs = plan_runs(sets, args.repeat, args.seed)
+    experiment = Experiment(agent_file, make_llm, folder, header, model)
+    progress = ProgressLine() if sys.stderr.isatty() else None
+    try:
+        with interruptible():
+            rows = run_all(experiment, runs, kept, args.jobs, progress)
+    except Interrupted as stop:
+        if progress:
+            progress.clear()
+        rows = load_experiment(folder)["runs"]
+        out.line(f"interrupted ({stop.name}) after {len(rows)} of {len(runs)} runs; "
+                 f"{folder / FILE_NAME} holds them (--resume continues)")
+        show(header, sets, rows, folder, args.json, out)
+        return stop.exit_code
+    if progress:
+        progress.clear()
+    show(header, sets, rows, folder, args.json, out)
+    return 0
+
+
+def llm_maker(spec: str | None, agent_file):
+    """The LLM's name, and a function making a fresh LLM for each run (checked once here, so
+    a bad spec is one line before anything runs)."""
+    if spec is None:
+        return llm_name(agent_file.scripted_llm()), agent_file.scripted_llm
+    first = open_llm(spec)
+    if isinstance(first, SimulatedLLM):
+        return llm_name(first), lambda: first        # each run reseeds its own copy
+    return llm_name(first), lambda: open_llm(spec)
+
+
+def prepare_folder(folder: Path, resume: bool, header: dict, sets: list[OptionSet]) -> list[dict]:
+    """Create the folder, or with --resume take the rows saved in it that this plan still
+    has (and whose trace is there), renumbered to this plan's option sets."""
+    if folder.exists() and not folder.is_dir():
+        raise CommandError(f"{folder}: is not a folder")
+    if not folder.exists() or not any(folder.iterdir()):
+        folder.mkdir(parents=True, exist_ok=True)
+        return []
+    if not resume:
+        raise CommandError(f"{folder}: exists and is not empty; --resume continues the "
+                           "experiment in it, or give another --out")
+    try:
+        saved = load_experiment(folder)
+    except ExperimentError as e:
+        raise CommandError(f"cannot resume: {e}") from None
+    for key in ("llm", "seed", "agent_name", "model", "success_rule"):
+        if saved.get(key) != header[key]:
+            raise CommandError(f"{folder}: holds an experiment with another {key} "
+                               f"({saved.get(key)!r}, not {header[key]!r}); give another --out")
+    index = {s.label: i for i, s in enumerate(sets)}
+    return [{**row, "set": index[row["option_set"]]} for row in saved["runs"]
+            if row["option_set"] in index and row["repeat"] < header["repeat"]
+            and (folder / row["trace"]).is_file()]
+
+
+class ProgressLine:
+    """`12/40 runs · 3 not successful · 0:14 elapsed · ~0:33 left`, redrawn in place on stderr."""
+
+    def __call__(self, p: Progress) -> None:
+        left = "" if p.remaining is None else f" · ~{clock(p.remaining)} left"
+        sys.stderr.write(f"\r\x1b[K{p.done}/{p.total} runs · {p.failures} not successful · "
+                         f"{clock(p.elapsed)} elapsed{left}")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+def show(header: dict, sets: list[OptionSet], rows: list[dict], folder: Path, as_json: bool,
+         out: Output) -> None:
+    summaries = summarize([s.label for s in sets], rows)
+    if as_json:
+        print_json({**{k: header[k] for k in ("agent", "llm", "seed", "repeat", "success_rule",
+                                              "model")},
+                    "folder": str(folder), "runs": len(rows),
+                    "option_sets": [s.as_json(summaries[0]) for s in summaries]}, out)
+        return
+    out.line(f"{header['agent']}: {header['agent_name']} · LLM {header['llm']} · seed "
+             f"{header['seed']} · {header['repeat']} runs per option set")
+    out.line(f"success: {RULES[header['success_rule']]}")
+    columns = [Column("option set"), Column("runs", True), Column("success", True),
+               Column("95% interval", True), Column("turns", True),
+               Column("input tokens", True), Column("cost", True), Column("vs first")]
+    out.table(columns, [cells(s, summaries[0]) for s in summaries])
+    failed = Counter(r["reason"] or "" for r in rows if not r["success"])
+    for reason, count in failed.most_common(REASONS_SHOWN):
+        out.line(f"  {count} × {reason}")
+    if len(failed) > REASONS_SHOWN:
+        out.line(f"  ... {len(failed) - REASONS_SHOWN} more reasons in experiment.json")
+    out.line(f"traces and {FILE_NAME} in {folder}")
+
+
+def cells(s: SetSummary, first: SetSummary) -> list[str]:
+    if not s.runs:
+        return [s.label, "0", "-", "-", "-", "-", "-", ""]
+    low, high = s.interval
+    spread = s.turns, s.input_tokens, s.cost
+    return [s.label, str(s.runs), f"{s.rate:.0%}", f"{low:.0%}–{high:.0%}",
+            f"{spread[0].mean:.1f} ± {spread[0].sd:.1f}",
+            f"{spread[1].mean:,.0f} ± {spread[1].sd:,.0f}",
+            "unknown" if spread[2] is None else money_spread(spread[2]),
+            "" if s is first else versus(s, first)]
+
+
+def money_spread(spread) -> str:
+    """`$0.0188 ± 0.0036`: the spread with the mean's decimals (see `usd`)."""
+    decimals = 6 if spread.mean < 0.01 else 4
+    return f"{usd(spread.mean)} ± {spread.sd:.{decimals}f}"
+
+
+def versus(s: SetSummary, first: SetSummary) -> str:
+    """`-20 pts, +1.2 turns, -15% tokens, -15% cost`: success in points, the rest against the
+    first set's means (a part that is unknown on either side is left out)."""
+    d = s.difference(first)
+    parts = [f"{d['success_rate'] * 100:+.0f} pts" if d["success_rate"] is not None else None,
+             f"{d['turns']:+.1f} turns" if d["turns"] is not None else None]
+    for key, spread, what in (("input_tokens", first.input_tokens, "tokens"),
+                              ("cost", first.cost, "cost")):
+        if d[key] is not None and spread is not None and spread.mean:
+            parts.append(f"{relative(d[key] / spread.mean)} {what}")
+    return ", ".join(p for p in parts if p)
+
+
+def relative(fraction: float) -> str:
+    """+12%, -3%, or ±0% when it rounds to nothing."""
+    text = f"{fraction:+.0%}"
+    return "±0%" if text in ("+0%", "-0%") else text

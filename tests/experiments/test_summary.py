@@ -1,0 +1,60 @@
+"""Per option set: the Wilson interval, mean and spread, differences to the first set, and the
+chart of the experiment screen."""
+
+import pytest
+
+from ptc_tui.experiments.plan import option_sets, run_seed
+from ptc_tui.experiments.summary import Spread, summarize, wilson
+from ptc_tui.view.experiment import ExperimentView
+from engine.history import HistoryOpts
+
+
+@pytest.mark.parametrize("k, n, low, high", [
+    (0, 20, 0.0, 0.1611), (20, 20, 0.8389, 1.0), (10, 20, 0.2993, 0.7007), (1, 10, 0.0179, 0.4042),
+])
+def test_wilson_interval_matches_the_textbook_values(k, n, low, high):
+    got = wilson(k, n)
+    assert got == pytest.approx((low, high), abs=1e-4)
+
+
+def test_no_runs_is_the_whole_interval():
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def row(label, success, turns, tokens, cost):
+    return {"option_set": label, "success": success, "turns": turns, "input_tokens": tokens,
+            "cost": cost}
+
+
+def test_summaries_mean_spread_and_difference_to_the_first():
+    rows = [row("a", True, 2, 100, 0.1), row("a", True, 4, 300, 0.3),
+            row("b", False, 6, 50, None), row("b", True, 6, 150, 0.2)]
+    a, b = summarize(["a", "b"], rows)
+    assert (a.runs, a.successes, a.rate) == (2, 2, 1.0)
+    assert a.turns == Spread(3.0, pytest.approx(1.4142, abs=1e-4))
+    assert b.cost is None                                # one unknown price: unknown
+    assert b.difference(a) == {"success_rate": -0.5, "turns": 3.0, "input_tokens": -100.0,
+                               "cost": None}
+
+
+def test_run_seeds_depend_on_seed_set_and_repeat_only():
+    seeds = {run_seed(s, label, r) for s in (0, 1) for label in ("full", "coalesced")
+             for r in range(3)}
+    assert len(seeds) == 12 and run_seed(0, "full", 1) == run_seed(0, "full", 1)
+
+
+def test_option_sets_keep_the_agents_own_options():
+    base = HistoryOpts(strategy="coalesced", tool_call_limit=7)
+    [s] = option_sets(base, ["namespaced"], [("println_limit", [2])])
+    assert (s.opts.strategy, s.opts.tool_call_limit, s.opts.println_limit) == ("namespaced", 7, 2)
+
+
+def test_the_chart_puts_each_set_at_its_rate_and_tokens(tmp_path):
+    view = ExperimentView(tmp_path, {"runs": []}, tuple(summarize(["a", "b", "c"], [
+        row("a", True, 1, 100, None), row("b", False, 1, 300, None),
+        row("c", True, 1, 200, None), row("c", False, 1, 200, None)])))
+    lines = view.chart(width=21, height=5)
+    assert lines[0] == "100% │1" + " " * 20
+    assert lines[2] == "     │" + " " * 10 + "3" + " " * 10          # 50% in the middle
+    assert lines[4] == "  0% │" + " " * 20 + "2"
+    assert lines[6].split() == ["100", "300"]
