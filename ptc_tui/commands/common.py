@@ -14,6 +14,9 @@ from engine.tokens import CallCost, usd_text
 from engine.trace.disk import starts_with, target_problem
 from ptc_tui.commands.output import Output
 from ptc_tui.token_stats import strategy_order
+from ptc_tui.view.options import BY_NAME, FIELDS
+
+OPTION_NAMES = ", ".join(f.name for f in FIELDS if f.name != "strategy")
 
 
 class CommandError(Exception):
@@ -38,7 +41,8 @@ def strategy_name(text: str) -> str:
 
 
 def add_limit_options(parser: argparse.ArgumentParser, rules: bool = False) -> None:
-    """--println-limit and --tool-call-limit (and --sample-rule, --errors when `rules`)."""
+    """--println-limit and --tool-call-limit (and --sample-rule, --errors when `rules`), and
+    --option NAME=VALUE for any history option, as the app's options panel takes it."""
     parser.add_argument("--println-limit", type=whole_number, metavar="N",
                         help="most recent println calls shown (default: the trace's)")
     parser.add_argument("--tool-call-limit", type=whole_number, metavar="N",
@@ -48,12 +52,34 @@ def add_limit_options(parser: argparse.ArgumentParser, rules: bool = False) -> N
                             help="when a definition shows its sample (default: the trace's)")
         parser.add_argument("--errors", choices=ERROR_DISPLAYS,
                             help="which failed turns are shown (default: the trace's)")
+    parser.add_argument("--option", type=history_option, action="append", default=[],
+                        metavar="NAME=VALUE",
+                        help="any history option, validated as the options panel does; "
+                        "repeatable (e.g. --option args_limit=1 --option compaction_tokens=; "
+                        f"names: {OPTION_NAMES})")
+
+
+def history_option(text: str) -> tuple[str, object]:
+    """`NAME=VALUE` as (name, value); an empty VALUE is "off" where the option allows it."""
+    name, equals, value = text.partition("=")
+    field = BY_NAME.get(name.strip())
+    if not equals or field is None or field.name == "strategy":
+        what = "expected NAME=VALUE" if not equals else f"unknown history option {name!r}"
+        raise argparse.ArgumentTypeError(f"{what} (options: {OPTION_NAMES}; the strategy has "
+                                         "its own flag)")
+    try:
+        return field.name, field.parse(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"{field.name}: {e}") from None
 
 
 def overrides(args: argparse.Namespace) -> dict:
-    """The history options given on the command line (None: keep the trace's)."""
+    """The history options given on the command line (None: keep the trace's); a named flag
+    wins over the same option given with --option."""
     names = ("println_limit", "tool_call_limit", "sample_rule", "errors")
-    return {n: getattr(args, n) for n in names if getattr(args, n, None) is not None}
+    given = dict(getattr(args, "option", None) or ())
+    given.update({n: getattr(args, n) for n in names if getattr(args, n, None) is not None})
+    return given
 
 
 def changed_options(recorded: HistoryOpts, shown: HistoryOpts) -> list[str]:

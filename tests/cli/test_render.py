@@ -168,3 +168,49 @@ def test_a_forks_inherited_turn_says_the_parent_sent_it_under_other_options(cli,
     assert second == ("recorded options: namespaced; but turn 2 was sent by the parent run, "
                       "whose strategy was not the fork's")
     assert cli("render", path, "--turn", 3).out.splitlines()[1] == "recorded options: namespaced"
+
+
+# a value for every history option far from the trace's (tool_heavy: 25 tool calls, prints)
+OPTION_VALUES = {"println_limit": 0, "tool_call_limit": 1, "sample_limit": 0,
+                 "sample_printable_limit": 5, "args_limit": 0, "args_printable_limit": 3,
+                 "sample_rule": "global", "errors": "unrecovered", "compaction_turns": 1,
+                 "compaction_tokens": 100, "keep_recent_turns": 0}
+
+
+def test_every_history_option_has_a_value_here():
+    from ptc_tui.view.options import FIELDS
+    assert set(OPTION_VALUES) == {f.name for f in FIELDS} - {"strategy"}
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_VALUES))
+def test_any_option_given_as_name_equals_value_renders_as_the_engine_does(cli, name):
+    # headless parity with the options panel: every option, as the engine renders it
+    path = str(trace_path(next(p for p in SAMPLES if p.stem == "tool_heavy")))
+    trace = load_trace(path)
+    value = OPTION_VALUES[name]
+    for strategy in ("coalesced", "namespaced", "compaction"):
+        r = cli("render", path, "--turn", 6, "--strategy", strategy,
+                "--option", f"{name}={value}", "--json")
+        assert r.status == 0, r.err
+        opts = trace.agent.history.with_changes(**{name: value})
+        messages, _ = expected_request(trace, 6, strategy, opts)
+        assert [{"role": m["role"], "content": m["content"]}
+                for m in json.loads(r.out)["messages"]] == messages
+
+
+@pytest.mark.parametrize("given, problem", [
+    ("bogus=1", "unknown history option 'bogus'"),
+    ("args_limit", "expected NAME=VALUE"),
+    ("args_limit=-1", "args_limit: must be ≥ 0"),
+    ("sample_rule=sometimes", "sample_rule: one of turn, global"),
+    ("strategy=full", "the strategy has its own flag"),
+])
+def test_a_bad_option_is_one_line_and_exit_2(cli, given, problem):
+    r = cli("render", PRODUCT_TRACE, "--option", given)
+    assert r.status == 2 and problem in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_a_named_flag_wins_over_the_same_option_given_with_option(cli):
+    r = cli("render", PRODUCT_TRACE, "--turn", 3, "--option", "println_limit=0",
+            "--println-limit", 2, "--json")
+    assert json.loads(r.out)["options"]["println_limit"] == 2

@@ -153,3 +153,18 @@ def test_each_strategy_row_says_whether_its_counts_are_recorded_or_what_if(cli):
         {"full": False, "coalesced": True, "compaction": False, "namespaced": False}
     doc = json.loads(cli("stats", PRODUCT_TRACE, "--println-limit", "2", "--json").out)
     assert not any(t["recorded_options"] for t in doc["totals"].values())
+
+
+@pytest.mark.parametrize("name, value", [("args_printable_limit", 3), ("sample_limit", 0),
+                                         ("keep_recent_turns", 0), ("compaction_tokens", 100)])
+def test_any_option_given_as_name_equals_value_counts_as_the_engine_renders(cli, name, value):
+    path = str(trace_path(next(p for p in SAMPLES if p.stem == "tool_heavy")))
+    doc = json.loads(cli("stats", path, "--json", "--option", f"{name}={value}").out)
+    trace = load_trace(path)
+    opts = trace.agent.history.with_changes(**{name: value})
+    counter = TokenCounter(encoding_for_model(None))
+    for s in ALL:
+        expected = [counter.count_messages(m).total
+                    for m, _ in render_turns(s, trace.turns, trace.context(), opts)]
+        assert [t["input_tokens"][s] for t in doc["turns"]] == expected
+    assert doc["options"][name] == value
