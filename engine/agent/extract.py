@@ -25,19 +25,32 @@ def extract_program(reply: str) -> str | None:
     characters are removed, odd spaces made plain and smart quotes straightened. `#_` forms stay: the reader
     discards them itself, so error positions match the code as the LLM wrote it.
     """
-    text = reply.replace("\r\n", "\n").replace("\r", "\n")
-    blocks = [(tag.strip().lower(), body.strip()) for tag, body in _FENCE.findall(text)]
-    chosen = [body for tag, body in blocks if tag in _LISP_TAGS and body]
-    if not chosen:
-        chosen = [body for _, body in blocks if _clean(body).startswith("(")]
-    if not chosen:
-        whole = text.strip()
-        chosen = [whole] if _clean(whole).startswith("(") else []
-    if not chosen:
+    text, spans = program_blocks(reply)
+    if not spans:
         return None
-    code = "\n\n".join(chosen)
+    code = "\n\n".join(_body(text, span) for span in spans)
     code = _clean(code)
     return code or None
+
+
+def program_blocks(reply: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """`reply` with its line ends made `\n`, and the (start, end) of each part of it that
+    `extract_program` runs: whole fenced blocks, fences included, or the whole reply."""
+    text = reply.replace("\r\n", "\n").replace("\r", "\n")
+    fenced = list(_FENCE.finditer(text))
+    chosen = [m for m in fenced
+              if m.group(1).strip().lower() in _LISP_TAGS and m.group(2).strip()]
+    if not chosen:
+        chosen = [m for m in fenced if _clean(m.group(2)).startswith("(")]
+    if chosen:
+        return text, tuple(m.span() for m in chosen)
+    return text, ((0, len(text)),) if _clean(text.strip()).startswith("(") else ()
+
+
+def _body(text: str, span: tuple[int, int]) -> str:
+    """The code inside the block at `span` (the whole reply when it is not fenced)."""
+    match = _FENCE.fullmatch(text, *span)
+    return (match.group(2) if match else text[span[0]:span[1]]).strip()
 
 
 def _clean(code: str) -> str:

@@ -29,3 +29,23 @@ CASES = [
 @pytest.mark.parametrize("reply, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_extract_program(reply, expected):
     assert extract_program(reply) == expected
+
+
+def test_program_blocks_are_where_the_program_was_found():
+    from engine.agent.extract import program_blocks
+    text, spans = program_blocks("why:\r\n```json\n{}\n```\n```clojure\n(def a 1)\n```\nso\n"
+                                 "```clojure\n(a)\n```")
+    assert "\r" not in text
+    assert [text[s:e] for s, e in spans] == ["```clojure\n(def a 1)\n```", "```clojure\n(a)\n```"]
+    assert program_blocks("(return 1)") == ("(return 1)", ((0, 10),))
+    assert program_blocks("no code here") == ("no code here", ())
+
+
+@pytest.mark.parametrize("reply, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_program_blocks_hold_the_program(reply, expected):
+    from engine.agent.extract import program_blocks
+    text, spans = program_blocks(reply)
+    assert bool(spans) == (expected is not None)
+    for start, end in spans:
+        block = text[start:end]
+        assert block.startswith("```") and block.endswith("```") or block == text
