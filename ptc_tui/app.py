@@ -12,6 +12,7 @@ from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.keys import format_key
 from textual.message import Message
 from textual.screen import Screen
 
@@ -42,6 +43,7 @@ def load_view(path: Path, trace: Trace | None = None) -> TraceView:
     loader thread does, off the UI thread, before a TraceScreen can show it."""
     view = TraceView.of(trace if trace is not None else open_trace(path))
     view.rows()
+    view.calls()
     return view
 
 
@@ -257,7 +259,7 @@ class PtcApp(WhatIf, App):
             if isinstance(binding, Binding) and binding.id and binding.action not in seen:
                 seen.add(binding.action)
                 owner = self if binding in self.BINDINGS else screen
-                yield SystemCommand(binding.description, binding.tooltip or _help(binding),
+                yield SystemCommand(binding.description, _help(binding),
                                     lambda a=binding.action, o=owner: o.run_action(a))
         if isinstance(screen, TraceScreen):
             yield SystemCommand("Compare with…", "Compare this trace with another trace file, "
@@ -268,7 +270,9 @@ class PtcApp(WhatIf, App):
 
 
 def _help(binding: Binding) -> str:
-    return f"{binding.description} ({binding.key.split(',')[0]})"
+    """`Save (ctrl+s)`: the keys as people write them, never Textual's names (`slash`)."""
+    keys = " / ".join(format_key(key.strip()) for key in binding.key.split(","))
+    return f"{binding.tooltip or binding.description} ({keys})"
 
 
 def run_app(path=None, session: Session | None = None, save_path=None,

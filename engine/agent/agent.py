@@ -177,6 +177,10 @@ class Session:
     def done(self) -> bool:
         return self.result is not None
 
+    def next_request(self) -> tuple[dict, ...]:
+        """The messages the next step would send (nothing is sent or recorded)."""
+        return tuple(self._renderer.render(self.memory)[0])
+
     def step(self) -> Turn:
         """Run one turn and return it. An LLMError propagates and records nothing, so the
         step can be retried; the turns made so far are kept."""

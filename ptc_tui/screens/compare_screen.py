@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ptc_tui.view.compare import Comparison, RunSummary, SideTurn
+from ptc_tui.view.reply import reply_lines, reply_view
 from ptc_tui.view.side_by_side import request_text, side_by_side
 from ptc_tui.view.tokens import cost_text
 from ptc_tui.view.trace_view import neighbour
@@ -83,6 +84,8 @@ class CompareScreen(Screen):
         Binding("G", "last", "Last turn", id="compare.last", show=False),
         Binding("d", "first_divergent", "First difference", id="compare.first_divergent",
                 tooltip="go to the first turn whose programs differ"),
+        Binding("r", "toggle_replies", "Replies", id="compare.replies",
+                tooltip="each model's whole reply, or its first lines, above its program"),
         Binding("J", "scroll_requests(1)", "Scroll requests", id="compare.scroll_down",
                 tooltip="scroll both requests down a page (they scroll together)"),
         Binding("K", "scroll_requests(-1)", "Scroll up", id="compare.scroll_up",
@@ -91,6 +94,7 @@ class CompareScreen(Screen):
     ]
 
     turn: reactive[int] = reactive(0, init=False)
+    replies_open: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, comparison: Comparison, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -101,7 +105,7 @@ class CompareScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(header_text(self.comparison), id="compare-header")
         yield DataTable(cursor_type="row", zebra_stripes=True, id="compare-turns")
-        yield SideBySidePanel("programs", id="compare-programs")
+        yield SideBySidePanel("replies and programs", id="compare-programs")
         yield SideBySidePanel("requests", id="compare-requests")
         yield Footer(compact=True)
 
@@ -121,6 +125,12 @@ class CompareScreen(Screen):
     def watch_turn(self) -> None:
         self.show_turn()
 
+    def watch_replies_open(self) -> None:
+        self.show_turn()
+
+    def action_toggle_replies(self) -> None:
+        self.replies_open = not self.replies_open
+
     def show_turn(self) -> None:
         if self.turn not in self.numbers:
             return
@@ -130,13 +140,16 @@ class CompareScreen(Screen):
             table.move_cursor(row=row)
         c, n = self.comparison, self.turn
         a, b = c.turn_of(0, n), c.turn_of(1, n)
-        programs = side_by_side(_program(a), _program(b))
+        programs = side_by_side(_program(a, self.replies_open), _program(b, self.replies_open))
         left = request_text(a.messages) if a else None
         right = request_text(b.messages) if b else None
         # identical requests are shown whole; different ones with the sameness folded
         requests = side_by_side(left, right, fold=left != right)
-        self.query_one("#compare-programs", SideBySidePanel).show(
-            programs, f"A · turn {n}", f"B · turn {n}")
+        panel = self.query_one("#compare-programs", SideBySidePanel)
+        panel.border_title = ("replies and programs · whole replies (r folds)"
+                              if self.replies_open else
+                              "replies and programs · replies folded (r: whole replies)")
+        panel.show(programs, f"A · turn {n}", f"B · turn {n}")
         panel = self.query_one("#compare-requests", SideBySidePanel)
         panel.border_title = ("requests · the same" if left == right
                               else "requests · differences highlighted")
@@ -182,7 +195,11 @@ class CompareScreen(Screen):
             self.dismiss()
 
 
-def _program(turn) -> str | None:
+def _program(turn, whole_reply: bool) -> str | None:
+    """The turn's reply (folded unless `whole_reply`), then its program."""
     if turn is None:
         return "(no such turn in this run)"
-    return turn.program if turn.program is not None else "(no code in this reply)"
+    reply = "\n".join(line for _, line in reply_lines(reply_view(turn.raw_response),
+                                                       whole_reply))
+    program = turn.program if turn.program is not None else "(no code in this reply)"
+    return f"── reply ──\n{reply}\n── program ──\n{program}"

@@ -10,15 +10,20 @@ from textual.app import App, ComposeResult
 from textual.binding import ActiveBinding, Binding
 from textual.screen import ModalScreen, Screen
 
+from ptc_tui.widgets.reply_text import COUNTED
 from ptc_tui.widgets.text_panel import TextPanel, section
+from ptc_tui.widgets.turn_list import GLYPH_MEANINGS, GLYPHS, ORIGINS
 
 # Areas named by a binding id's prefix ("turns.next"), in the order they are listed.
 AREAS = {"turns": "Turns", "view": "View", "trace": "Trace", "run": "Run", "app": "App"}
 GENERAL = "General"           # screen and app bindings with no id (focus, palette, copy)
 
 ABOUT = (
-    "The three panes show the selected turn. Program: what the LLM wrote, the error marked on "
-    "a failed turn, then the turn's prints, tool calls and result. What the LLM saw: the "
+    "The three panes show the selected turn. Program: the LLM call (model, input and output "
+    "tokens, LLM and program time, cost, why the reply ended), the model's reply (its first "
+    "lines; r or a click shows it whole, the code that ran marked ▌), then the program, the "
+    "error marked on a failed turn, the turn's prints, tool calls and result. What the LLM saw: "
+    "the "
     "messages sent for this turn under the current strategy, their tokens against `full`, and "
     "what the strategy dropped. Memory: the definitions after this turn, with those added or "
     "changed by it marked.\n\n"
@@ -28,6 +33,30 @@ ABOUT = (
     "Text from the trace (programs, prints, messages, tool results) is shown literally: markup "
     "and terminal escape codes inside it are never interpreted."
 )
+
+RECORDED_OR_WHAT_IF = (
+    "Recorded: what was sent, replied, run and billed. What-if: what other options would have "
+    "sent. While the strategy or a limit on screen differs from those the trace was recorded "
+    "with, the header names both (recorded: … | viewing: …), the message pane is titled "
+    "\"what the LLM would see\" with a dashed border, the turn list's token column is "
+    "\"what-if\" instead of \"recorded\", and R goes back to the recorded options.\n"
+    f"{COUNTED} before a token count: counted here, because the provider reported none."
+)
+
+
+def legend_text() -> Text:
+    """What each glyph of the turn list means."""
+    text = Text()
+    for i, (status, (glyph, style)) in enumerate(GLYPHS.items()):
+        text.append("\n" if i else "")
+        text.append(f"  {glyph}  ", style)
+        text.append(GLYPH_MEANINGS[status])
+    for origin, meaning in (("parent", "a fork's turn taken over from its parent, as recorded"),
+                            ("fork", "a turn the fork ran itself (a what-if)")):
+        text.append("\n")
+        text.append(f"  {ORIGINS[origin][0]}  ", ORIGINS[origin][1])
+        text.append(meaning)
+    return text
 
 
 def binding_groups(app: App, bindings: Iterable[ActiveBinding]
@@ -69,6 +98,10 @@ def help_text(groups: dict[str, list[tuple[str, str]]]) -> Text:
             text.append(f"{description}\n")
     section(text, "about")
     text.append(ABOUT)
+    section(text, "turn list")
+    text.append_text(legend_text())
+    section(text, "recorded or what-if")
+    text.append(RECORDED_OR_WHAT_IF)
     return text
 
 

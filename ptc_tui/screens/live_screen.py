@@ -5,7 +5,7 @@ turn, and a failing LLM call or a raising tool is a notification, never the end 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.text import Text
@@ -20,7 +20,8 @@ from engine.history import Turn
 from engine.llm import LLMError
 from engine.trace import Trace, save_trace
 from ptc_tui.screens.trace_screen import TraceScreen
-from ptc_tui.view import Renders, TraceView
+from ptc_tui.view import Header, MessagePane, MessageView, Renders, TraceView, TurnRow
+from ptc_tui.view.panes import clipped
 from ptc_tui.view.trace_view import outcome_text
 from ptc_tui.widgets import escape_controls, literal
 
@@ -70,9 +71,38 @@ class LiveScreen(TraceScreen):
         super().__init__(TraceView.of(session.trace()), **kwargs)
         self._continuing = False
         self._pause = threading.Event()
+        self.failed_call: str | None = None      # the last LLM call, when it failed
+        if not session.turns:
+            self.set_reactive(TraceScreen.upcoming, self._upcoming())
         if session.turns:               # a fork: the last turn taken over from its parent
             self.set_reactive(TraceScreen.turn, session.turns[-1].number)
             self.set_reactive(TraceScreen.current, self._turn_view())
+
+    def _upcoming(self) -> MessagePane | None:
+        """The request the first turn will send (the same under every strategy)."""
+        try:
+            messages = self.session.next_request()
+        except Exception:           # an agent that cannot render its request: panes stay empty
+            return None
+        counts = self.view.renders.counter.count_messages(messages)
+        return MessagePane(tuple(MessageView(m["role"], clipped(m.get("content") or ""), n)
+                                 for m, n in zip(messages, counts.per_message)),
+                           counts.total, counts.total, ())
+
+    def shown_rows(self, rows: tuple[TurnRow, ...]) -> tuple[TurnRow, ...]:
+        if getattr(self, "failed_call", None) is None:
+            return rows
+        return (*rows, TurnRow(len(self.view.trace.turns) + 1, "call_failed", 0, 0))
+
+    def shown_header(self, header: Header) -> Header:
+        if getattr(self, "failed_call", None) is None:
+            return header
+        return replace(header, failed_call=self.failed_call)
+
+    def _show_failed_call(self, reason: str | None) -> None:
+        self.failed_call = reason
+        self.turn_rows = self.shown_rows(self.view.rows())
+        self.header_info = self.shown_header(self.view.header())
 
     def live_run(self) -> tuple[object, object, object]:
         return self.session.agent.tools or None, self.session.agent.limits, self.session.llm
@@ -161,6 +191,8 @@ class LiveScreen(TraceScreen):
         elif event.not_saved is not None:
             self.notify(escape_controls(event.not_saved), title="not saved", severity="error",
                         timeout=10, markup=False)
+        self.failed_call = None
+        self.upcoming = None
         old = self.view
         follow = not old.trace.turns or self.turn == old.trace.turns[-1].number
         self.view = TraceView.of(event.trace, old.opts, Renders(event.trace, old.renders.counter))
@@ -177,6 +209,7 @@ class LiveScreen(TraceScreen):
 
     def on_live_screen_step_failed(self, event: StepFailed) -> None:
         kept = len(self.view.trace.turns)
+        self._show_failed_call(f"turn {kept + 1}: {event.reason}")
         self.notify(f"{escape_controls(event.reason)}\n"
                     f"Nothing recorded is lost ({kept} turn{'s' * (kept != 1)} kept); "
                     "n retries the turn.", title="turn not run", severity="error", timeout=10,

@@ -162,17 +162,19 @@ class SamplePickerDialog(PathDialog):
 class SaveDialog(PathDialog):
     """Save a trace: a path to confirm or edit; an existing file needs a second enter."""
 
-    def __init__(self, default_path: Path) -> None:
+    def __init__(self, default_path: Path, title: str = "Save the trace",
+                 verb: str = "save") -> None:
         super().__init__()
         self.default_path = default_path
+        self.dialog_title, self.verb = title, verb
         self.overwrite: Path | None = None     # the existing file a second enter replaces
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("Save the trace", classes="title")
+            yield Label(self.dialog_title, classes="title")
             yield Input(str(self.default_path), id="save-path")
             yield Static("", classes="error", markup=False)
-            yield Label("enter: save · escape: cancel", classes="hint")
+            yield Label(f"enter: {self.verb} · escape: cancel", classes="hint")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.overwrite = None

@@ -46,8 +46,12 @@ def legend_text(strategies: tuple[str, ...], turn: int) -> Text:
     return text
 
 
-def total_cells(row: TotalRow, strategies: tuple[str, ...]) -> tuple[Text, ...]:
-    name = f"{row.strategy} (shown)" if row.current else row.strategy
+def total_cells(row: TotalRow, strategies: tuple[str, ...],
+                recorded: str | None) -> tuple[Text, ...]:
+    """A strategy's totals, named `recorded` when they are what the trace was recorded with
+    (its strategy, every limit as recorded), else `what-if`."""
+    said = "recorded" if row.strategy == recorded else "what-if"
+    name = f"{row.strategy} ({said}{', shown' * row.current})"
     return (Text(name, strategy_style(row.strategy, strategies)),
             Text(f"{row.tokens:,}", justify="right"), Text(f"{row.saved:,}", justify="right"),
             Text(percent_text(row.saved_percent), justify="right"),
@@ -142,6 +146,10 @@ class TokenScreen(ModalScreen[str | None]):
     def __init__(self, view: TraceView, turn: int, model: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.turn = turn
+        recorded = view.recorded_opts
+        # only the recorded strategy's counts are recorded, and only under the recorded limits
+        self.recorded = (recorded.strategy if view.opts.with_changes(strategy=recorded.strategy)
+                         == recorded else None)
         self.problems: list[tuple[str, str]] = []     # (message, severity), shown once mounted
         try:
             table = load_prices()
@@ -187,7 +195,7 @@ class TokenScreen(ModalScreen[str | None]):
         self.query_one("#token-price", Static).update(tokens.price_line())
         table = self.query_one("#token-totals", DataTable)
         table.clear()
-        table.add_rows(total_cells(row, tokens.stats.strategies)
+        table.add_rows(total_cells(row, tokens.stats.strategies, self.recorded)
                        for row in tokens.totals(self.turn))
 
     def on_select_changed(self, event: Select.Changed) -> None:

@@ -4,7 +4,6 @@ The screen owns the view (strategy and limits) and the selected turn; widgets bi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from textual import work
@@ -17,26 +16,21 @@ from textual.screen import Screen
 from textual.widgets import Footer, Select
 from textual.worker import get_current_worker
 
-from engine.trace import Trace, save_trace
-from engine.trace.disk import write_atomically
-from engine.trace.otel import dumps_otlp
+from engine.trace import Trace
 from ptc_tui.screens.diff_screen import DiffScreen
-from ptc_tui.screens.fork_dialog import ForkDialog
-from ptc_tui.screens.open_dialog import SaveDialog
+from ptc_tui.screens.trace_actions import TraceActions
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.token_stats import strategy_order
-from ptc_tui.view import Header, TraceView, TurnRow, TurnView
-from ptc_tui.view.forks import ForkRequest, find_parent
+from ptc_tui.view import Header, MessagePane, TraceView, TurnRow, TurnView
 from ptc_tui.view.trace_view import neighbour
-from ptc_tui.widgets import (MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList,
-                             escape_controls)
+from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.options_panel import OptionsPanel
 
 STRATEGY_CYCLE = strategy_order()        # `s` goes round them; `full` is the baseline
 
 
-class TraceScreen(Screen):
+class TraceScreen(TraceActions, Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
 
     BINDINGS = [
@@ -50,17 +44,25 @@ class TraceScreen(Screen):
         Binding("slash", "search", "Search", id="turns.search"),
         Binding("s", "cycle_strategy", "Strategy", id="view.strategy"),
         Binding("p", "limit('println_limit', 1)", "println+", id="view.println_more",
-                tooltip="println_limit + 1: one more print line kept in the history"),
+                tooltip="println_limit + 1: one more println call kept in the history"),
         Binding("P", "limit('println_limit', -1)", "println−", id="view.println_less",
-                show=False, tooltip="println_limit − 1: one print line fewer"),
+                show=False, tooltip="println_limit − 1: one println call fewer"),
         Binding("t", "limit('tool_call_limit', 1)", "tools+", id="view.tool_calls_more",
                 show=False, tooltip="tool_call_limit + 1: one more tool call kept"),
         Binding("T", "limit('tool_call_limit', -1)", "tools−", id="view.tool_calls_less",
                 show=False, tooltip="tool_call_limit − 1: one tool call fewer"),
         Binding("o", "options", "Options", id="view.options"),
+        Binding("R", "recorded_options", "Recorded options", id="view.recorded",
+                tooltip="back to the options the trace was recorded with (leave a what-if)"),
+        Binding("r", "toggle_reply", "Reply", id="view.reply",
+                tooltip="the model's whole reply, or its first lines (a click on it too)"),
+        Binding("e", "toggle_system", "System prompt", id="view.system_prompt", show=False,
+                tooltip="the request's system prompt in full, or its first line"),
         Binding("v,dollar_sign", "tokens", "Tokens", id="view.tokens"),
         Binding("d", "diff", "Diff", id="view.diff"),
         Binding("y", "copy_message", "Copy message", id="trace.copy_message", show=False),
+        Binding("w", "copy_reply", "Copy reply", id="trace.copy_reply", show=False,
+                tooltip="the model's whole reply, as it wrote it"),
         Binding("Y", "copy_request", "Copy request (JSON)", id="trace.copy_request", show=False),
         Binding("ctrl+s", "save", "Save", id="trace.save"),
         Binding("E", "export", "Export OTLP", id="trace.export", show=False,
@@ -84,6 +86,9 @@ class TraceScreen(Screen):
     current: reactive[TurnView | None] = reactive(None, init=False)
     turn_rows: reactive[tuple[TurnRow, ...]] = reactive((), init=False)
     header_info: reactive[Header | None] = reactive(None, init=False)
+    reply_open: reactive[bool] = reactive(False, init=False)
+    whole_system: reactive[bool] = reactive(False, init=False)
+    upcoming: reactive[MessagePane | None] = reactive(None, init=False)
 
     def __init__(self, view: TraceView, *, source: Path | None = None,
                  parent_trace: Trace | None = None, parent_name: str = "parent",
@@ -99,16 +104,18 @@ class TraceScreen(Screen):
         numbers = view.turns
         self.set_reactive(TraceScreen.turn, min(numbers) if numbers else 0)
         self.set_reactive(TraceScreen.current, self._turn_view())
-        self.set_reactive(TraceScreen.turn_rows, view.rows())
-        self.set_reactive(TraceScreen.header_info, view.header())
+        self.set_reactive(TraceScreen.turn_rows, self.shown_rows(view.rows()))
+        self.set_reactive(TraceScreen.header_info, self.shown_header(view.header()))
 
     def compose(self) -> ComposeResult:
         yield TraceHeader().data_bind(TraceScreen.header_info)
         with Horizontal(id="body"):
             yield TurnList(id="turn-list").data_bind(TraceScreen.turn_rows, TraceScreen.turn)
             with Horizontal(id="panes"):
-                yield ProgramPanel(id="program").data_bind(TraceScreen.current)
-                yield MessagePanel(id="messages").data_bind(TraceScreen.current)
+                yield ProgramPanel(id="program").data_bind(TraceScreen.current,
+                                                           TraceScreen.reply_open)
+                yield MessagePanel(id="messages").data_bind(
+                    TraceScreen.current, TraceScreen.upcoming, TraceScreen.whole_system)
                 yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
             yield OptionsPanel(self.view.opts, id="options")
         yield Footer(id="footer", compact=True)
@@ -149,7 +156,16 @@ class TraceScreen(Screen):
 
     def on_trace_screen_counted(self, event: Counted) -> None:
         if event.view is self.view:              # not a view already replaced by another
-            self.turn_rows, self.header_info = event.rows, event.header
+            self.turn_rows = self.shown_rows(event.rows)
+            self.header_info = self.shown_header(event.header)
+
+    def shown_rows(self, rows: tuple[TurnRow, ...]) -> tuple[TurnRow, ...]:
+        """The turn list's rows: the view's (a live run adds a failed call's)."""
+        return rows
+
+    def shown_header(self, header: Header) -> Header:
+        """The header: the view's (a live run adds a failed call)."""
+        return header
 
     def watch_turn(self) -> None:
         self.current = self._turn_view()
@@ -219,88 +235,22 @@ class TraceScreen(Screen):
         else:
             self.query_one(TurnList).focus()
 
+    def action_recorded_options(self) -> None:
+        if not self.view.what_if:
+            self.notify("already the recorded options", severity="information")
+            return
+        self.view = self.view.with_opts(self.view.recorded_opts)
+
+    def action_toggle_reply(self) -> None:
+        self.reply_open = not self.reply_open
+
+    def on_program_panel_reply_clicked(self) -> None:
+        self.action_toggle_reply()
+
+    def action_toggle_system(self) -> None:
+        self.whole_system = not self.whole_system
+
     def on_options_panel_changed(self, event: OptionsPanel.Changed) -> None:
         event.stop()
         if event.opts != self.view.opts:
             self.view = self.view.with_opts(event.opts)
-
-    # --- fork and compare ----------------------------------------------------------------------
-    def live_run(self) -> tuple[object, object, object]:
-        """The real tools, limits and LLM a fork of this trace can run (a saved trace has
-        none)."""
-        return None, None, None
-
-    def action_fork(self) -> None:
-        if self.current is None:
-            self.notify("no turn to fork from yet", severity="information")
-            return
-        tools, _, _ = self.live_run()
-        self.app.push_screen(ForkDialog(self.view.trace, self.turn, self.view.opts,
-                                        live_tools=bool(tools)), self._fork)
-
-    def _fork(self, request: ForkRequest | None) -> None:
-        if request is not None:
-            self.app.start_fork(self.view.trace, request, self.source, *self.live_run())
-
-    def action_compare_parent(self) -> None:
-        trace = self.view.trace
-        if trace.parent is None:
-            self.notify("F compares a fork with its parent; this trace is not a fork "
-                        "(ctrl+p: compare with…)", severity="information")
-            return
-        name = self.source.name if self.source is not None else "this fork"
-        if self.parent_trace is not None:
-            self.app.compare(self.parent_trace, trace, self.parent_name, name)
-            return
-        path, note = find_parent(trace, self.source)
-        if note:
-            self.notify(escape_controls(note), title="parent", markup=False,
-                        severity="warning" if path is not None else "error")
-        if path is not None:
-            self.app.compare(path, trace, path.name, name)
-
-    # --- copy and save --------------------------------------------------------------------------
-    def action_copy_message(self) -> None:
-        if self.current is not None:
-            self.app.copy_to_clipboard(self.view.last_user_message(self.turn))
-            self.notify(f"copied turn {self.turn}'s user message")
-
-    def action_copy_request(self) -> None:
-        if self.current is not None:
-            self.app.copy_to_clipboard(self.view.request_json(self.turn))
-            self.notify(f"copied turn {self.turn}'s request as JSON messages")
-
-    def action_save(self) -> None:
-        self.app.push_screen(SaveDialog(self.suggested_path(".json")), self.save)
-
-    def action_export(self) -> None:
-        self.app.push_screen(SaveDialog(self.suggested_path(".otlp.json")), self.export)
-
-    def suggested_path(self, suffix: str) -> Path:
-        if suffix == ".json" and self.save_to is not None:
-            return self.save_to
-        agent = self.view.trace.agent
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        return Path.cwd() / f"{agent.name or 'trace'}-{stamp}{suffix}"
-
-    def save(self, path: Path | None) -> None:
-        """Write the trace as shown (every turn so far) to `path`; a failure is a notification."""
-        if path is not None and self._write(path, lambda: save_trace(self.view.trace, path)):
-            self.saved_turns = len(self.view.trace.turns)
-
-    def export(self, path: Path | None) -> None:
-        """Write the trace as OTLP/JSON to `path` (it stays unsaved as a trace file)."""
-        if path is not None:
-            self._write(path, lambda: write_atomically(path, dumps_otlp(self.view.trace)))
-
-    def _write(self, path: Path, write) -> bool:
-        try:
-            write()
-        except (OSError, ValueError) as e:
-            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            self.notify(escape_controls(f"{path}: {why}"), title="not written", severity="error",
-                        markup=False)
-            return False
-        self.notify(escape_controls(f"wrote {len(self.view.trace.turns)} turns to {path}"),
-                    markup=False)
-        return True

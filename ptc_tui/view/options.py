@@ -57,8 +57,10 @@ class OptionField:
 FIELDS: tuple[OptionField, ...] = (
     OptionField("strategy", "choice", "how the history is rendered (full: no compression)",
                 tuple(STRATEGIES)),
-    OptionField("println_limit", "count", "most recent println lines shown (FIFO)"),
-    OptionField("tool_call_limit", "count", "most recent tool calls shown (FIFO)"),
+    OptionField("println_limit", "count",
+                "most recent println calls shown, however many lines each printed"),
+    OptionField("tool_call_limit", "count",
+                "most recent tool calls shown (equal ones in a row then shown as one, x3)"),
     OptionField("sample_limit", "count", "items shown per collection in a value sample"),
     OptionField("sample_printable_limit", "count", "characters shown per string in a sample",
                 step=10),
@@ -71,10 +73,13 @@ FIELDS: tuple[OptionField, ...] = (
     OptionField("errors", "choice",
                 "all: every failed turn; unrecovered: only the last, while still failing",
                 ERROR_DISPLAYS),
-    OptionField("compaction_turns", "count", "compaction: compact after this many turns"),
+    OptionField("compaction_turns", "count",
+                "compaction: compact once more than this many turns have run"),
     OptionField("compaction_tokens", "optional",
-                "compaction: or above this many estimated tokens (empty: off)", step=1000),
-    OptionField("keep_recent_turns", "count", "compaction: recent turn pairs kept verbatim"),
+                "compaction: or once over this many tokens, as characters / 4 (empty: off)",
+                step=1000),
+    OptionField("keep_recent_turns", "count",
+                "compaction: most recent turns (reply and answer) kept verbatim"),
 )
 
 BY_NAME = {f.name: f for f in FIELDS}

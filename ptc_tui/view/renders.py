@@ -48,6 +48,7 @@ class Renders:
         self.counter = counter if counter is not None else TokenCounter(
             encoding_for_model(trace_model(trace)))
         self._cache: dict[tuple, Rendering] = {}
+        self.calls: tuple | None = None     # every turn's CallView, made once (TraceView.calls)
 
     def get(self, opts: HistoryOpts) -> Rendering:
         """The rendering under `opts`; options the strategy does not read share one (so a

@@ -14,10 +14,12 @@ from engine.history import HistoryOpts, Turn
 from engine.lisp import Keyword
 from engine.trace import Trace
 from ptc_tui.token_stats import BASELINE, turn_status
+from ptc_tui.view.calls import CallView, RunTotals, call_view, prices_or_none, run_totals
 from ptc_tui.view.dropped import dropped_items
 from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane, clipped,
                                 memory_rows, program_pane)
 from ptc_tui.view.renders import Renders, Rendering
+from ptc_tui.view.reply import ReplyView, reply_view
 
 FAILED = ("error", "fail", "no_code")
 
@@ -29,6 +31,7 @@ class TurnRow:
     tokens: int               # input tokens under the current strategy
     full_tokens: int          # under `full`
     origin: str = ""          # in a fork: "parent" (taken over as recorded) or "fork" (what-if)
+    what_if: bool = False     # `tokens` counts a request under other options than the recorded
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,10 @@ class TurnView:
     memory: tuple[MemoryRow, ...]
     origin: str = ""          # as TurnRow.origin
     request_note: str | None = None   # a fork's parent turn: its request was sent otherwise
+    reply: ReplyView = ReplyView(())  # what the LLM replied
+    call: CallView | None = None      # the LLM call as recorded
+    what_if: bool = False             # the messages are rendered under other options than
+                                      # the recorded ones: what the LLM would have seen
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,15 @@ class Header:
     saved: int
     saved_percent: float | None
     fork: str | None = None   # a fork: its parent, and what is recorded and what is what-if
+    recorded_strategy: str = ""       # the options the trace was recorded with
+    recorded_limits: tuple[tuple[str, object], ...] = ()
+    totals: RunTotals | None = None   # the recorded LLM calls, summed (None: no call yet)
+    failed_call: str | None = None    # a live run's LLM call that failed (n retries it)
+
+    @property
+    def what_if(self) -> bool:
+        """The options on screen are not the recorded ones."""
+        return (self.strategy, self.limits) != (self.recorded_strategy, self.recorded_limits)
 
 
 @dataclass(frozen=True)
@@ -93,6 +109,16 @@ class TraceView:
         return self.opts.strategy
 
     @property
+    def recorded_opts(self) -> HistoryOpts:
+        return self.trace.agent.history
+
+    @property
+    def what_if(self) -> bool:
+        """Whether the options on screen differ from those the trace was recorded with (what
+        is shown is then what the LLM would have seen, not what it saw)."""
+        return self.opts != self.recorded_opts
+
+    @property
     def rendering(self) -> Rendering:
         return self.renders.get(self.opts)
 
@@ -114,7 +140,8 @@ class TraceView:
     def rows(self) -> tuple[TurnRow, ...]:
         counts, full = self.rendering.counts, self.full_rendering.counts
         return tuple(TurnRow(t.number, status(t), counts[i].total, full[i].total,
-                             self.origin(t.number)) for i, t in enumerate(self.trace.turns))
+                             self.origin(t.number), self.what_if)
+                     for i, t in enumerate(self.trace.turns))
 
     def origin(self, number: int) -> str:
         """In a fork, "parent" for a turn taken over as recorded, "fork" for one the fork ran
@@ -136,7 +163,17 @@ class TraceView:
             dropped_items(stats, self.turns, self.opts))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,
                         memory_rows(self.turns, number, self.opts), self.origin(number),
-                        self._request_note(number))
+                        self._request_note(number), reply_view(t.raw_response),
+                        self.calls()[i], self.what_if)
+
+    def calls(self) -> tuple[CallView, ...]:
+        """Every turn's LLM call as recorded (the same under any options: made once a trace)."""
+        calls = self.renders.calls
+        if calls is None:
+            prices, counter = prices_or_none(), self.renders.counter
+            calls = self.renders.calls = tuple(call_view(t, self.trace, counter, prices)
+                                               for t in self.trace.turns)
+        return calls
 
     def _request_note(self, number: int) -> str | None:
         """For a turn a fork took over from a parent run under other history options: the
@@ -153,12 +190,12 @@ class TraceView:
     def header(self) -> Header:
         mission = self.trace.agent.mission.strip()
         tokens, full = self.rendering.total, self.full_rendering.total
-        limits = tuple((f.name, getattr(self.opts, f.name)) for f in fields(self.opts)
-                       if f.name != "strategy")
+        recorded = self.recorded_opts
         return Header(mission.splitlines()[0] if mission else "", mission, self.trace.agent.llm,
-                      outcome_text(self.trace), self.strategy, limits, tokens, full,
-                      full - tokens, 100.0 * (full - tokens) / full if full else None,
-                      fork_text(self.trace))
+                      outcome_text(self.trace), self.strategy, limits_of(self.opts), tokens,
+                      full, full - tokens, 100.0 * (full - tokens) / full if full else None,
+                      fork_text(self.trace), recorded.strategy, limits_of(recorded),
+                      run_totals(self.calls()) if self.trace.turns else None)
 
     # --- navigation, search, diffs ----------------------------------------------------------
     def failed_turns(self) -> tuple[int, ...]:
@@ -231,6 +268,11 @@ def fork_text(trace: Trace) -> str | None:
     tools = "real tools" if p.tools == "agent" else "tools answered from the record"
     return (f"fork of {p.file or 'an unsaved run'} at turn {p.turn}: {before} recorded "
             f"(parent), {p.turn} on what-if ({changed}; {tools})")
+
+
+def limits_of(opts: HistoryOpts) -> tuple[tuple[str, object], ...]:
+    """Every option but the strategy, as (name, value)."""
+    return tuple((f.name, getattr(opts, f.name)) for f in fields(opts) if f.name != "strategy")
 
 
 def neighbour(numbers: Sequence[int], number: int, step: int) -> int:

@@ -13,22 +13,26 @@ from ptc_tui.widgets.text_panel import TextPanel, section
 ROLE_STYLES = {"system": "magenta", "user": "green", "assistant": "cyan"}
 
 
-def pane_text(pane: MessagePane) -> Text:
+def pane_text(pane: MessagePane, said: str = "recorded", whole_system: bool = False) -> Text:
+    """The request's tokens, `said` to be recorded, a what-if under other options or not sent
+    yet, its messages (the system prompt folded to its first line unless `whole_system`) and
+    what was dropped."""
     text = Text()
     diff = pane.difference
+    text.append(f"{said}: ", "bold yellow" if said == "what-if" else "bold")
     text.append(f"{pane.tokens:,} tokens", "bold")
     text.append(f"  ·  full {pane.full_tokens:,}  ·  ")
     text.append(f"{'saves' if diff >= 0 else 'costs'} {abs(diff):,}",
                 "green" if diff > 0 else "red" if diff < 0 else "")
     for m in pane.messages:
         section(text, f"{m.role} · {m.tokens:,} tokens")
-        if m.role == "system":
+        if m.role == "system" and not whole_system:
             # the same on every turn and long: fold it so the conversation starts on screen
             first, _, rest = m.content.partition("\n")
             text.append_text(literal(first))
             if rest:
-                text.append(f"\n… {rest.count(chr(10)) + 1} more lines, the same on every turn",
-                            "dim")
+                text.append(f"\n… {rest.count(chr(10)) + 1} more lines, the same on every turn "
+                            "(e shows them)", "dim")
             continue
         text.append_text(literal(m.content))
     section(text, f"dropped ({len(pane.dropped)})")
@@ -41,17 +45,58 @@ def pane_text(pane: MessagePane) -> Text:
     return text
 
 
+SAW = "what the LLM saw"
+WOULD_SEE = "what the LLM would see · what-if"
+WHAT_IF_LINE = "what the LLM would see under these options, not what it saw (R: recorded)"
+UPCOMING = "next request: turn {number}, not sent yet"
+
+
 class MessagePanel(TextPanel):
+    """The selected turn's request: recorded, or a what-if under the options on screen (then
+    titled so, with a dashed border); before a live run's first turn, the request it will send.
+    """
+
+    DEFAULT_CSS = """
+    MessagePanel.-what-if { border: dashed $warning; border-title-color: $warning; }
+    MessagePanel.-what-if:focus { border: dashed $warning-lighten-2; }
+    """
+
     current: reactive[TurnView | None] = reactive(None)
+    upcoming: reactive[MessagePane | None] = reactive(None)
+    whole_system: reactive[bool] = reactive(False)
 
     def __init__(self, **kwargs) -> None:
-        super().__init__("what the LLM saw", **kwargs)
+        super().__init__(SAW, **kwargs)
+        self.shown_turn: int | None = None
 
-    def watch_current(self, current: TurnView | None) -> None:
-        if current is not None:
-            text = pane_text(current.messages)
-            if current.request_note:
-                # the note may quote a trace's text: literal, as everything from a trace
-                text = Text.assemble(literal(current.request_note + "\n", "italic magenta"),
-                                     text)
-            self.show(text)
+    def watch_current(self) -> None:
+        self._show()
+
+    def watch_upcoming(self) -> None:
+        self._show()
+
+    def watch_whole_system(self) -> None:
+        self._show()
+
+    def _show(self) -> None:
+        current, upcoming = self.current, self.upcoming
+        if current is None and upcoming is not None:
+            self.set_class(False, "-what-if")
+            self.border_title = UPCOMING.format(number=1)
+            self.show(pane_text(upcoming, "not sent yet", self.whole_system))
+            return
+        if current is None:
+            return
+        self.set_class(current.what_if, "-what-if")
+        self.border_title = WOULD_SEE if current.what_if else SAW
+        text = pane_text(current.messages, "what-if" if current.what_if else "recorded",
+                         self.whole_system)
+        if current.what_if:
+            text = Text.assemble((WHAT_IF_LINE + "\n", "bold yellow"), text)
+        if current.request_note:
+            # the note may quote a trace's text: literal, as everything from a trace
+            text = Text.assemble(literal(current.request_note + "\n", "italic magenta"), text)
+        self.show(text)
+        if current.number != self.shown_turn:      # a new turn starts at its top
+            self.shown_turn = current.number
+            self.scroll_home(animate=False)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from rich.syntax import Syntax
 from rich.text import Text
+from textual.events import Click
+from textual.message import Message
 from textual.reactive import reactive
 
 from ptc_tui.view import ErrorView, ProgramPane, TurnView
 from ptc_tui.widgets.literal import escape_controls, literal
+from ptc_tui.widgets.reply_text import call_text, reply_text, reply_title
 from ptc_tui.widgets.text_panel import TextPanel, section
 
 
@@ -63,16 +66,50 @@ def pane_text(pane: ProgramPane) -> Text:
 
 
 class ProgramPanel(TextPanel):
+    """The call line, the model's reply (folded unless `reply_open`; a click on it or `r`
+    unfolds it), then the program and what it did."""
+
     current: reactive[TurnView | None] = reactive(None)
+    reply_open: reactive[bool] = reactive(False)
+
+    class ReplyClicked(Message):
+        """The user clicked the reply: fold or unfold it."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__("program", **kwargs)
+        self.head = Text()          # the call line and the reply, the first lines shown
+        self.shown_turn: int | None = None
 
     def watch_current(self, current: TurnView | None) -> None:
+        self._show(current)
+
+    def watch_reply_open(self) -> None:
+        self._show(self.current)
+
+    def _show(self, current: TurnView | None) -> None:
         if current is None:
+            self.head = Text()
             self.show(Text(NO_TURN, "dim italic"))
             return
         origin = {"parent": " · recorded", "fork": " · what-if"}
         self.border_title = (f"program · turn {current.number} · {current.status}"
                              + origin.get(current.origin, ""))
-        self.show(pane_text(current.program))
+        head = call_text(current.call) if current.call is not None else Text()
+        section(head, reply_title(current.reply, self.reply_open))
+        head.append_text(reply_text(current.reply, self.reply_open))
+        self.head = head
+        text = head.copy()
+        section(text, "program")
+        text.append_text(pane_text(current.program))
+        self.show(text)
+        if current.number != self.shown_turn:
+            self.shown_turn = current.number
+            self.scroll_home(animate=False)
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or not self.head.plain:
+            return
+        width = self.scrollable_content_region.width
+        if self.scroll_offset.y + offset.y < len(self.head.wrap(self.app.console, width)):
+            self.post_message(self.ReplyClicked())

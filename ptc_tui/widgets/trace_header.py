@@ -1,4 +1,5 @@
-"""TraceHeader: the line above everything: mission, LLM, outcome, strategy, limits, tokens."""
+"""TraceHeader: the lines above everything: mission; LLM, outcome and the recorded calls' totals;
+the recorded options and, when the screen's differ, those (a what-if); tokens; a failed call."""
 
 from __future__ import annotations
 
@@ -7,32 +8,65 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ptc_tui.view import Header
+from ptc_tui.view.calls import RunTotals, ms_text
+from ptc_tui.view.tokens import cost_text
 from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.reply_text import COUNTED
 
 # The limits a user tunes most, with short names; every option is in the options panel (`o`).
-SHOWN_LIMITS = (("println_limit", "println"), ("tool_call_limit", "tool calls"),
+SHOWN_LIMITS = (("println_limit", "println"), ("tool_call_limit", "tools"),
                 ("sample_limit", "samples"))
 OUTCOME_STYLES = {"returned": "green", "running": "yellow"}
 
 
+def limits_text(strategy: str, limits: dict, other: dict) -> str:
+    """`coalesced · println 3, tool calls 20, samples 3`, with any other option that differs
+    from `other` (the options viewed) named too."""
+    shown = [(name, short) for name, short in SHOWN_LIMITS if name in limits]
+    shown += [(name, name) for name in limits
+              if name not in dict(SHOWN_LIMITS) and limits[name] != other.get(name)]
+    return f"{strategy} · " + ", ".join(f"{short} {limits[name]}" for name, short in shown)
+
+
+def totals_text(t: RunTotals) -> str:
+    """The recorded LLM calls summed: `in 12,345 · out ≈1,234 tokens · took 4.2 s · cost $0.0123`
+    (the time is the LLM calls' and the programs' together)."""
+    mark = COUNTED if t.counted else ""
+    return (f"in {mark}{t.input_tokens:,} · out {mark}{t.output_tokens:,} tokens · "
+            f"took {ms_text(t.llm_ms + t.run_ms)} · cost {cost_text(t.cost)}")
+
+
 def header_text(h: Header) -> Text:
-    limits = dict(h.limits)
-    shown = ", ".join(f"{short} {limits[name]}" for name, short in SHOWN_LIMITS if name in limits)
+    limits, recorded = dict(h.limits), dict(h.recorded_limits)
     text = Text()
     text.append_text(literal(h.mission, "bold"))
     text.append("\n")
     text.append_text(literal(h.llm, "cyan"))
     text.append(" · ")
     text.append_text(literal(h.outcome, OUTCOME_STYLES.get(h.outcome, "red")))
-    text.append(" · ")
-    text.append(h.strategy, "bold")
-    text.append(f": {shown} · {h.tokens:,} tokens")
+    if h.totals is not None:
+        text.append(f" · {totals_text(h.totals)}")
+    text.append("\nrecorded: ", "bold")
+    text.append(limits_text(h.recorded_strategy, recorded, limits))
+    if h.what_if:
+        text.append(" | viewing: ", "bold yellow")
+        short = dict(SHOWN_LIMITS)
+        changed = [name for name in limits if limits[name] != recorded.get(name)]
+        text.append(", ".join([h.strategy] * (h.strategy != h.recorded_strategy)
+                              + [f"{short.get(name, name)} {limits[name]}" for name in changed]),
+                    "yellow")
+        text.append(" (what-if; R: recorded)", "bold yellow")
+    text.append(f" · {h.tokens:,} tokens " + ("would be sent" if h.what_if else "sent"))
     if h.saved_percent is not None and h.saved:
         fewer = h.saved > 0
         text.append(f", {abs(h.saved):,} {'fewer' if fewer else 'more'} than full "
                     f"({abs(h.saved_percent):.1f}%)", "green" if fewer else "red")
     elif h.saved_percent is not None:
         text.append(", as many as full")
+    if h.failed_call:
+        text.append("\n")
+        text.append_text(literal(h.failed_call, "bold red"))
+        text.append(" · n retries it", "bold")
     if h.fork:
         text.append("\n")
         text.append("◦ recorded  ✱ what-if  ", "bold magenta")
@@ -41,7 +75,7 @@ def header_text(h: Header) -> Text:
 
 
 class TraceHeader(Static):
-    """Two lines: the mission's first line, then the run and what it cost."""
+    """The mission's first line, the run and what it cost, the options recorded and viewed."""
 
     DEFAULT_CSS = """
     TraceHeader {

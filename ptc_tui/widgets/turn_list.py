@@ -1,4 +1,5 @@
-"""TurnList: one row per turn: number, status glyph, tokens now and under `full`."""
+"""TurnList: one row per turn: number, status glyph, tokens now (recorded or what-if) and under
+`full`; in a live run, the row of an LLM call that failed."""
 
 from __future__ import annotations
 
@@ -12,11 +13,22 @@ from textual.widgets import DataTable
 from ptc_tui.view import TurnRow
 
 GLYPHS = {"ok": ("✓", "green"), "error": ("✗", "red"), "return": ("⏎", "bold green"),
-          "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow")}
+          "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow"),
+          "call_failed": ("⚠", "bold red")}
+# What each glyph means, for the help screen's legend.
+GLYPH_MEANINGS = {"ok": "the program ran", "error": "the program failed (an error the LLM is "
+                  "shown)", "return": "the program returned the answer", "fail": "the program "
+                  "called (fail ...)", "no_code": "the reply had no code",
+                  "call_failed": "the LLM call failed (live run; n retries it)"}
 # In a fork, beside the status: a turn taken over as recorded, or one the fork ran (a what-if).
 ORIGINS = {"parent": ("◦", "dim"), "fork": ("✱", "bold magenta")}
 COLUMN_KEYS = ("number", "status", "tokens", "full")
-COLUMN_LABELS = ("#", "", "tokens", "full")
+COLUMN_LABELS = ("#", "", "recorded", "full")   # counts under the recorded options
+WHAT_IF_LABELS = ("#", "", "what-if", "full")    # other options: what would have been sent
+
+
+def column_labels(rows: tuple[TurnRow, ...]) -> tuple[str, ...]:
+    return WHAT_IF_LABELS if any(r.what_if for r in rows) else COLUMN_LABELS
 
 
 def row_cells(row: TurnRow) -> tuple[Text, ...]:
@@ -24,6 +36,9 @@ def row_cells(row: TurnRow) -> tuple[Text, ...]:
     status = Text(glyph, style)
     if row.origin:
         status.append(*ORIGINS[row.origin])
+    if row.status == "call_failed":
+        return (Text(str(row.number), justify="right"), status, Text("–", justify="right"),
+                Text("–", justify="right"))
     return (Text(str(row.number), justify="right"), status,
             Text(f"{row.tokens:,}", justify="right"), Text(f"{row.full_tokens:,}", justify="right"))
 
@@ -33,7 +48,7 @@ def column_widths(rows: tuple[TurnRow, ...]) -> tuple[int, ...]:
     auto widths are settled on idle, and a row drawn before that stays cut ("1,11")."""
     cells = [row_cells(r) for r in rows]
     return tuple(max([len(label), *(c.cell_len for c in column)])
-                 for label, column in zip(COLUMN_LABELS, zip(*cells) if cells else [()] * 4))
+                 for label, column in zip(column_labels(rows), zip(*cells) if cells else [()] * 4))
 
 
 class TurnList(DataTable):
@@ -62,11 +77,14 @@ class TurnList(DataTable):
     def __init__(self, **kwargs) -> None:
         self.numbers: tuple[int, ...] = ()     # before DataTable's init, which sets reactives
         self.widths: tuple[int, ...] = ()
+        self.labels: tuple[str, ...] = ()
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
 
     def watch_turn_rows(self, rows: tuple[TurnRow, ...]) -> None:
         widths = column_widths(rows)
-        if tuple(r.number for r in rows) == self.numbers and widths == self.widths:
+        labels = column_labels(rows)
+        if (tuple(r.number for r in rows), widths, labels) == (self.numbers, self.widths,
+                                                               self.labels):
             # same turns, new counts: update in place so the cursor never moves
             for r in rows:
                 for key, cell in zip(COLUMN_KEYS, row_cells(r)):
@@ -74,9 +92,10 @@ class TurnList(DataTable):
             return
         with self.prevent(DataTable.RowHighlighted):
             self.clear(columns=True)
-            for label, key, width in zip(COLUMN_LABELS, COLUMN_KEYS, widths):
+            for label, key, width in zip(column_labels(rows), COLUMN_KEYS, widths):
                 self.add_column(label, key=key, width=width)
             self.numbers, self.widths = tuple(r.number for r in rows), widths
+            self.labels = labels
             for r in rows:
                 self.add_row(*row_cells(r), key=str(r.number))
         self._follow(self.turn)

@@ -45,3 +45,12 @@ def test_program_spans_skip_blocks_not_taken():
     reply = "```python\n(x)\n```\nthen\n```clojure\n(a)\n```"
     text, [(a, b)] = program_spans(reply)
     assert text[a:b] == "```clojure\n(a)\n```"
+
+
+def test_program_spans_are_where_the_program_was_found():
+    text, spans = program_spans("why:\r\n```json\n{}\n```\n```clojure\n(def a 1)\n```\nso\n"
+                                "```clojure\n(a)\n```")
+    assert "\r" not in text
+    assert [text[s:e] for s, e in spans] == ["```clojure\n(def a 1)\n```", "```clojure\n(a)\n```"]
+    assert program_spans("(return 1)") == ("(return 1)", [(0, 10)])
+    assert program_spans("no code here") == ("no code here", [])

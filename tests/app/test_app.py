@@ -126,7 +126,8 @@ async def test_the_options_panel_changes_every_pane_at_once(view_of):
         expected = base.with_options(println_limit=base.opts.println_limit - 1)
         assert app.screen.view.opts == expected.opts and app.screen.turn == 7
         shown = app.screen.query_one(MessagePanel).plain
-        assert shown.startswith(f"{expected.turn(7).messages.tokens:,} tokens")
+        assert shown.startswith("what the LLM would see under these options")
+        assert f"what-if: {expected.turn(7).messages.tokens:,} tokens" in shown
         table = app.screen.query_one(TurnList)
         assert [table.get_row_at(i)[2].plain for i in range(table.row_count)] == \
             [f"{r.tokens:,}" for r in expected.rows()]

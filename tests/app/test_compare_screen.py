@@ -89,7 +89,10 @@ async def test_state_shown_in_the_snapshot(pair, size, notified):
         assert "fork of parent.json at turn 5" in header
         programs, requests = panel(app, "programs"), panel(app, "requests")
         assert [r.kind for r in programs.rows if r.kind != "same"][:1] == ["changed"]
-        assert programs.rows[0].right == "(return (count expenses))"
+        rights = [r.right for r in programs.rows]
+        assert rights[:2] == ["── reply ──", "▌ 1 line of code: ran as the program below"]
+        rights = [r for r in rights if r is not None]          # the rows only A has left out
+        assert rights[-2:] == ["── program ──", "(return (count expenses))"]
         assert requests.border_title == "requests · differences highlighted"
         assert any(r.kind == "folded" for r in requests.rows)
         widgets = [screen.query_one("#compare-header"), table, programs, requests]
@@ -122,6 +125,31 @@ async def test_keys_move_the_selection_and_the_panes_follow(pair):
         await pilot.press("down")                     # the table's own cursor keys too
         await pilot.pause()
         assert screen.turn == AT + 1
+
+
+@pytest.mark.anyio
+async def test_r_shows_each_models_whole_reply_above_its_program(pair):
+    app = compare_app(pair)
+    async with app.run_test(size=SIZES["wide"]) as pilot:
+        await ready(pilot)
+        screen = app.screen
+        reply = screen.comparison.turn_of(0, AT).raw_response      # prose, then the code
+        prose, code = reply.split("```clojure")
+        programs = panel(app, "programs")
+        lefts = [r.left for r in programs.rows]
+        assert lefts[1] == prose.splitlines()[0]
+        assert "▌ " + code.splitlines()[1] not in lefts        # folded: one line for the code
+        assert any(x and x.endswith("of code: ran as the program below") for x in lefts)
+        assert programs.border_title.endswith("replies folded (r: whole replies)")
+        await pilot.press("r")
+        await pilot.pause()
+        lefts = [r.left for r in panel(app, "programs").rows]
+        assert lefts[1:1 + len(prose.splitlines())] == prose.splitlines()
+        assert "▌ ```clojure" in lefts and "▌ " + code.splitlines()[1] in lefts
+        assert programs.border_title.endswith("whole replies (r folds)")
+        await pilot.press("r")
+        await pilot.pause()
+        assert "▌ ```clojure" not in [r.left for r in panel(app, "programs").rows]
 
 
 @pytest.mark.anyio

@@ -83,9 +83,9 @@ async def test_the_fork_opens_as_a_live_run_labelled_recorded_and_what_if():
         assert screen.query_one(MessagePanel).plain.startswith(
             "recorded by the parent under its own options; shown re-rendered")
         header = str(screen.query_one(TraceHeader).content).split("\n")
-        assert header[2].startswith("◦ recorded  ✱ what-if  fork of strategy_comparison.json "
-                                    "at turn 5: turns 1–4 recorded (parent), 5 on what-if")
-        assert "strategy namespaced" in header[2]
+        assert header[-1].startswith("◦ recorded  ✱ what-if  fork of strategy_comparison.json "
+                                     "at turn 5: turns 1–4 recorded (parent), 5 on what-if")
+        assert "strategy namespaced" in header[-1]
         status = str(screen.query_one(LiveStatus).content)
         assert "fork at turn 5" in status and "4 of 12 turns" in status
 

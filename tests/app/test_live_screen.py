@@ -11,7 +11,7 @@ from ptc_tui.app import PtcApp
 from ptc_tui.screens import LiveScreen
 from ptc_tui.screens.live_screen import LiveStatus
 from ptc_tui.screens.open_dialog import SaveDialog
-from ptc_tui.widgets import ProgramPanel, TurnList
+from ptc_tui.widgets import ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.program_panel import NO_TURN
 from ptc_tui.widgets.turn_list import GLYPHS
 from sample_traces import HERE
@@ -116,10 +116,18 @@ async def test_a_failing_llm_call_is_a_notification_and_the_turn_can_be_retried(
         assert len(session.turns) == 1 and not session.done
         assert any("HTTP 503: upstream overloaded" in n and "Nothing recorded is lost (1 turn kept)" in n
                    for n in notified)
-        assert app.screen.query_one(TurnList).row_count == 1 and app.is_running
+        # the failed call stays on screen after its notification: a row, and the header
+        table = app.screen.query_one(TurnList)
+        assert table.row_count == 2 and app.is_running
+        assert [c.plain for c in table.get_row_at(1)] == ["2", "⚠", "–", "–"]
+        header = str(app.screen.query_one(TraceHeader).content)
+        assert "turn 2: LLM call failed: openai: HTTP 503: upstream overloaded · n retries it" \
+            in header
         await pilot.press("c")
         await settle(app, pilot)
         assert session.done and len(session.turns) == 3
+        assert "⚠" not in [table.get_row_at(i)[1].plain for i in range(table.row_count)]
+        assert "n retries it" not in str(app.screen.query_one(TraceHeader).content)
 
 
 async def test_a_raising_tool_is_a_notification_and_the_turn_is_recorded(notified):

@@ -21,6 +21,7 @@ from ptc_tui.view.tokens import MARKER, cost_text, percent_text
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.text_panel import TextPanel
 from tests.app.conftest import WIDE, sample, until_loaded
+from tests.app.test_token_screen import label
 
 NARROW = (100, 40)       # under the 140-column breakpoint: the three panes stack
 SAMPLE = "error_recovery"  # failed turns with error spans, tool calls, dropped history
@@ -105,11 +106,11 @@ def assert_main_screen_state(app, view) -> None:
     assert [c[2:] for c in turn_list_cells(app)] == \
         [[f"{r.tokens:,}", f"{r.full_tokens:,}"] for r in rows]
     header, h = str(screen.query_one(TraceHeader).content), view.header()
-    mission, run_line = header.split("\n")
-    assert mission == h.mission and run_line.startswith(h.llm)
-    for shown in (h.outcome, h.strategy, f"{h.tokens:,} tokens", f"{h.saved:,}",
-                  f"{h.saved_percent:.1f}%"):
-        assert shown in run_line, shown
+    mission, run_line, options_line = header.split("\n")
+    assert mission == h.mission and run_line.startswith(h.llm) and h.outcome in run_line
+    assert options_line.startswith(f"recorded: {h.strategy} · ")
+    for shown in (f"{h.tokens:,} tokens sent", f"{h.saved:,}", f"{h.saved_percent:.1f}%"):
+        assert shown in options_line, shown
 
     turn = view.turn(TURN)
     assert turn.status == "error" and turn.program.error is not None
@@ -119,7 +120,7 @@ def assert_main_screen_state(app, view) -> None:
     assert turn.program.error.text in program.plain
     assert f"tool calls ({len(turn.program.tool_calls)})" in program.plain
     messages = screen.query_one(MessagePanel)
-    assert messages.plain.startswith(f"{turn.messages.tokens:,} tokens  ·  "
+    assert messages.plain.startswith(f"recorded: {turn.messages.tokens:,} tokens  ·  "
                                      f"full {turn.messages.full_tokens:,}")
     assert turn.messages.dropped and f"dropped ({len(turn.messages.dropped)})" in messages.plain
     memory = screen.query_one(MemoryPanel)
@@ -155,8 +156,8 @@ class TestMainScreen:
             assert_no_overlap(screen.query_one(TurnList), program, messages, memory)
             assert app.theme == THEME and app.sub_title == f"{SAMPLE}.json"
             header = screen.query_one(TraceHeader)       # the counts are not cut off at 160
-            run_line = str(header.content).split("\n")[1]
-            assert len(run_line) <= header.content_region.width
+            for line in str(header.content).split("\n")[1:]:
+                assert len(line) <= header.content_region.width, line
         assert notified == []
 
     @pytest.mark.anyio
@@ -225,8 +226,8 @@ class TestTokenScreen:
 
             table = screen.query_one("#token-totals", DataTable)
             cells = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
-            assert cells == [[f"{t.strategy} (shown)" if t.strategy == view.strategy
-                              else t.strategy, f"{t.tokens:,}", f"{t.saved:,}",
+            assert cells == [[label(t.strategy, view.strategy, view.strategy),
+                              f"{t.tokens:,}", f"{t.saved:,}",
                               percent_text(t.saved_percent),
                               f"{sum(u.tokens[t.strategy] for u in stats.turns[:TURN]):,}",
                               cost_text(None)]

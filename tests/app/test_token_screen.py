@@ -27,11 +27,18 @@ def totals_cells(screen):
     return [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
-def expected_cells(stats, price, shown, selected=1):
+def label(strategy, shown, recorded):
+    """`coalesced (recorded, shown)`: the recorded strategy under the recorded limits, else a
+    what-if; the one the main view shows."""
+    said = "recorded" if strategy == recorded else "what-if"
+    return f"{strategy} ({said}{', shown' if strategy == shown else ''})"
+
+
+def expected_cells(stats, price, shown, selected=1, recorded=None):
     """The totals table: the last column but one sums the turns up to the selected one."""
     def through(strategy):
         return sum(turn.tokens[strategy] for turn in stats.turns if turn.number <= selected)
-    return [[f"{t.strategy} (shown)" if t.strategy == shown else t.strategy, f"{t.tokens:,}",
+    return [[label(t.strategy, shown, recorded), f"{t.tokens:,}",
              f"{t.saved:,}", percent_text(t.saved_percent), f"{through(t.strategy):,}",
              cost_text(cost(price, t.tokens))]
             for t in stats.totals]
@@ -45,7 +52,8 @@ async def test_totals_equal_token_stats_and_a_scripted_trace_costs_unknown(view_
     async with app.run_test(size=WIDE) as pilot:
         screen = await open_tokens(app, pilot)
         assert screen.tokens.model is None
-        assert totals_cells(screen) == expected_cells(stats, None, base.strategy)
+        assert totals_cells(screen) == expected_cells(stats, None, base.strategy,
+                                                      recorded=base.strategy)
         assert all(row[-1] == "unknown" for row in totals_cells(screen))
         assert "unknown" in str(screen.query_one("#token-price", Static).content)
 
@@ -61,7 +69,8 @@ async def test_totals_follow_the_options_of_the_main_view(view_of):
         stats = token_stats(base.trace, overrides={"println_limit": opts.println_limit,
                                                    "tool_call_limit": opts.tool_call_limit})
         screen = await open_tokens(app, pilot)
-        assert totals_cells(screen) == expected_cells(stats, None, opts.strategy)
+        # other limits than recorded: every strategy's counts are a what-if
+        assert totals_cells(screen) == expected_cells(stats, None, opts.strategy, recorded=None)
 
 
 async def test_m_cycles_the_price_model_and_costs_follow():

@@ -1,0 +1,71 @@
+"""The LLM call of a turn as it was recorded: which model answered, input and output tokens (the
+provider's, else counted and said so), LLM and program time, cost and why the reply ended; and
+the run's totals of the same. Plain data for the program pane's call line and the header."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.history import Turn
+from engine.tokens import PriceTable, TokenCounter, load_prices
+from engine.trace import Trace
+from ptc_tui.token_stats import trace_model, turn_cost
+
+
+@dataclass(frozen=True)
+class CallView:
+    model: str                 # the model the provider said answered, else the run's LLM
+    input_tokens: int
+    input_counted: bool        # counted here: the provider did not report it
+    output_tokens: int
+    output_counted: bool
+    cached_tokens: int         # of input_tokens, read from the provider's cache
+    llm_ms: float
+    run_ms: float
+    cost: float | None         # None: the model's price is unknown
+    finish_reason: str | None  # None: not reported
+
+
+@dataclass(frozen=True)
+class RunTotals:
+    input_tokens: int
+    output_tokens: int
+    counted: bool              # some of the tokens were counted here, not reported
+    llm_ms: float
+    run_ms: float
+    cost: float | None         # None when any turn's price is unknown
+
+
+def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTable) -> CallView:
+    response = turn.response
+    answered = response.model if response is not None and response.model else None
+    priced = answered or trace_model(trace)
+    c = turn_cost(turn, prices.price_for(priced) if priced else None, counter)
+    return CallView(answered or trace.agent.llm, c.input_tokens, c.input_counted,
+                    c.output_tokens, c.output_counted, c.cached_tokens, turn.llm_ms,
+                    turn.run_ms, c.usd, response.finish_reason if response is not None else None)
+
+
+def run_totals(calls: list[CallView]) -> RunTotals:
+    costs = [c.cost for c in calls]
+    return RunTotals(sum(c.input_tokens for c in calls), sum(c.output_tokens for c in calls),
+                     any(c.input_counted or c.output_counted for c in calls),
+                     sum(c.llm_ms for c in calls), sum(c.run_ms for c in calls),
+                     None if None in costs else sum(costs))
+
+
+def ms_text(ms: float) -> str:
+    """`840 ms`, `1.2 s`."""
+    return f"{ms / 1000:.1f} s" if ms >= 1000 else f"{ms:.0f} ms"
+
+
+def prices_or_none() -> PriceTable:
+    """The price table, or an empty one (every cost unknown) when the user's is broken: the
+    token view says what is wrong with it."""
+    try:
+        return load_prices()
+    except ValueError:
+        return NO_PRICES
+
+
+NO_PRICES = PriceTable("unknown", "", {})
