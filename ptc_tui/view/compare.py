@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.lisp import format_value
-from engine.tokens import TokenCounter, cost, encoding_for_model, price_for
+from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
 from engine.trace import Trace
-from ptc_tui.token_stats import trace_model
+from ptc_tui.token_stats import trace_model, turn_cost
 from ptc_tui.view.trace_view import outcome_text, status
 
 
@@ -19,7 +19,7 @@ class SideTurn:
 
     number: int
     status: str                # ok, error, return, fail, no_code
-    input_tokens: int          # the request as sent, counted
+    input_tokens: int          # the request as sent: the provider's count, else counted
     tool_calls: int
     prints: int
     from_parent: bool          # a fork's turn taken over from its parent (recorded there)
@@ -46,8 +46,9 @@ class RunSummary:
     answer: str                # the returned value, or why it failed
     turns: int
     input_tokens: int
-    output_tokens: int         # the replies, counted
-    cost: float | None         # None: the model's price is unknown
+    output_tokens: int         # the replies' (the provider's counts, else counted here)
+    cost: float | None         # input, cached input and output each at its price; None:
+                               # the model's price is unknown
     model: str | None
     fork_of: str | None        # "parent.json at turn 3" for a fork
 
@@ -80,19 +81,18 @@ def _side(trace: Trace, name: str) -> tuple[RunSummary, dict[int, SideTurn], dic
     model = trace_model(trace)
     counter = TokenCounter(encoding_for_model(model))
     first_own = trace.parent.turn if trace.parent is not None else 1
-    turns, programs = {}, {}
-    inputs = outputs = 0
-    for t in trace.turns:
-        n_in = counter.count_messages(t.messages).total
-        inputs += n_in
-        outputs += counter.count(t.raw_response)
-        turns[t.number] = SideTurn(t.number, status(t), n_in, len(t.tool_calls), len(t.prints),
-                                   t.number < first_own)
-        programs[t.number] = t.program
     price = price_for(model) if model else None
+    turns, programs, calls = {}, {}, []
+    for t in trace.turns:
+        call = turn_cost(t, price, counter)      # the provider's counts where it reported them
+        calls.append(call)
+        turns[t.number] = SideTurn(t.number, status(t), call.input_tokens, len(t.tool_calls),
+                                   len(t.prints), t.number < first_own)
+        programs[t.number] = t.program
+    total = total_cost(calls)
     summary = RunSummary(name, trace.agent.llm, outcome_text(trace), answer_text(trace),
-                         len(trace.turns), inputs, outputs, cost(price, inputs, outputs), model,
-                         fork_text(trace))
+                         len(trace.turns), total.input_tokens, total.output_tokens, total.usd,
+                         model, fork_text(trace))
     return summary, turns, programs
 
 

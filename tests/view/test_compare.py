@@ -93,3 +93,22 @@ def test_a_huge_side_is_cut_with_a_line_saying_so():
     many = "\n".join(map(str, range(20_000)))
     rows = side_by_side(many, many)
     assert len(rows) < 6_000 and "more lines" in rows[-1].left
+
+
+def test_each_side_is_priced_from_the_providers_usage_part_by_part():
+    import dataclasses
+    from engine.history import Usage
+    from engine.tokens import price_for
+    trace = load_trace(HERE / "product_search.json")
+    agent = dataclasses.replace(trace.agent, llm="openai:gpt-4.1")
+    reported = dataclasses.replace(trace, agent=agent, turns=tuple(
+        dataclasses.replace(t, usage=Usage(2000, 100, 1024)) for t in trace.turns))
+    c = Comparison.of(trace, reported)
+    n = len(trace.turns)
+    assert (c.b.input_tokens, c.b.output_tokens) == (2000 * n, 100 * n)
+    price = price_for("gpt-4.1")
+    cached = price.cached_input if price.cached_input is not None else price.input
+    per_turn = (976 * price.input + 1024 * cached + 100 * price.output) / 1e6
+    assert c.b.cost == pytest.approx(per_turn * n)
+    assert c.a.cost is None                     # a scripted run: no model, no price
+    assert [p.b.input_tokens for p in c.pairs] == [2000] * n
