@@ -21,7 +21,6 @@ from engine.llm import LLMError
 from engine.trace import Trace, save_trace
 from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.view import Header, MessagePane, MessageView, Renders, TraceView, TurnRow
-from ptc_tui.view.panes import clipped
 from ptc_tui.view.trace_view import outcome_text
 from ptc_tui.widgets import escape_controls, literal
 
@@ -85,8 +84,7 @@ class LiveScreen(TraceScreen):
         except Exception:           # an agent that cannot render its request: panes stay empty
             return None
         counts = self.view.renders.counter.count_messages(messages)
-        return MessagePane(tuple(MessageView(m["role"], clipped(m.get("content") or ""), n)
-                                 for m, n in zip(messages, counts.per_message)),
+        return MessagePane(tuple(MessageView.of(m, n) for m, n in zip(messages, counts.per_message)),
                            counts.total, counts.total, ())
 
     def shown_rows(self, rows: tuple[TurnRow, ...]) -> tuple[TurnRow, ...]:

@@ -56,8 +56,9 @@ class TraceScreen(TraceActions, Screen):
                 tooltip="back to the options the trace was recorded with (leave a what-if)"),
         Binding("r", "toggle_reply", "Reply", id="view.reply",
                 tooltip="the model's whole reply, or its first lines (a click on it too)"),
-        Binding("e", "toggle_system", "System prompt", id="view.system_prompt", show=False,
-                tooltip="the request's system prompt in full, or its first line"),
+        Binding("e", "toggle_whole_request", "Whole request", id="view.whole_request",
+                show=False, tooltip="the request as sent, the system prompt unfolded and no "
+                "message cut short of 5,000 lines; again: folded"),
         Binding("v,dollar_sign", "tokens", "Tokens", id="view.tokens"),
         Binding("d", "diff", "Diff", id="view.diff"),
         Binding("y", "copy_message", "Copy message", id="trace.copy_message", show=False),
@@ -87,7 +88,7 @@ class TraceScreen(TraceActions, Screen):
     turn_rows: reactive[tuple[TurnRow, ...]] = reactive((), init=False)
     header_info: reactive[Header | None] = reactive(None, init=False)
     reply_open: reactive[bool] = reactive(False, init=False)
-    whole_system: reactive[bool] = reactive(False, init=False)
+    whole_request: reactive[bool] = reactive(False, init=False)
     upcoming: reactive[MessagePane | None] = reactive(None, init=False)
 
     def __init__(self, view: TraceView, *, source: Path | None = None,
@@ -115,7 +116,7 @@ class TraceScreen(TraceActions, Screen):
                 yield ProgramPanel(id="program").data_bind(TraceScreen.current,
                                                            TraceScreen.reply_open)
                 yield MessagePanel(id="messages").data_bind(
-                    TraceScreen.current, TraceScreen.upcoming, TraceScreen.whole_system)
+                    TraceScreen.current, TraceScreen.upcoming, TraceScreen.whole_request)
                 yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
             yield OptionsPanel(self.view.opts, id="options")
         yield Footer(id="footer", compact=True)
@@ -247,8 +248,8 @@ class TraceScreen(TraceActions, Screen):
     def on_program_panel_reply_clicked(self) -> None:
         self.action_toggle_reply()
 
-    def action_toggle_system(self) -> None:
-        self.whole_system = not self.whole_system
+    def action_toggle_whole_request(self) -> None:
+        self.whole_request = not self.whole_request
 
     def on_options_panel_changed(self, event: OptionsPanel.Changed) -> None:
         event.stop()

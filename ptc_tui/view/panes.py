@@ -20,6 +20,9 @@ PANE_CHARS = 200
 # save use the trace itself, never the cut text.
 BLOCK_LINES = 300
 BLOCK_CHARS = 30_000
+# A message asked for whole (`e`) is cut only where the compare screen cuts a side.
+WHOLE_LINES = 5_000
+WHOLE_CHARS = 200_000
 
 
 def value_text(value) -> str:
@@ -71,8 +74,14 @@ class ProgramPane:
 @dataclass(frozen=True)
 class MessageView:
     role: str
-    content: str
+    content: str              # cut as every block of a pane is
     tokens: int
+    whole: str = ""           # the same, cut only past WHOLE_LINES / WHOLE_CHARS (`e`)
+
+    @classmethod
+    def of(cls, message: dict, tokens: int) -> "MessageView":
+        text = message.get("content") or ""
+        return cls(message["role"], clipped(text), tokens, clipped(text, WHOLE_LINES, WHOLE_CHARS))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from engine.trace import Trace
 from ptc_tui.token_stats import BASELINE, turn_status
 from ptc_tui.view.calls import CallView, RunTotals, call_view, prices_or_none, run_totals
 from ptc_tui.view.dropped import dropped_items
-from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane, clipped,
+from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane,
                                 memory_rows, program_pane)
 from ptc_tui.view.renders import Renders, Rendering
 from ptc_tui.view.reply import ReplyView, reply_view
@@ -157,8 +157,7 @@ class TraceView:
         messages, stats = self.rendering.requests[i]
         counts = self.rendering.count(i)
         pane = MessagePane(
-            tuple(MessageView(m["role"], clipped(m.get("content") or ""), n)
-                  for m, n in zip(messages, counts.per_message)),
+            tuple(MessageView.of(m, n) for m, n in zip(messages, counts.per_message)),
             counts.total, self.full_rendering.count(i).total,
             dropped_items(stats, self.turns, self.opts))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,

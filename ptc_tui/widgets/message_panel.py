@@ -13,10 +13,11 @@ from ptc_tui.widgets.text_panel import TextPanel, section
 ROLE_STYLES = {"system": "magenta", "user": "green", "assistant": "cyan"}
 
 
-def pane_text(pane: MessagePane, said: str = "recorded", whole_system: bool = False) -> Text:
+def pane_text(pane: MessagePane, said: str = "recorded", whole: bool = False) -> Text:
     """The request's tokens, `said` to be recorded, a what-if under other options or not sent
-    yet, its messages (the system prompt folded to its first line unless `whole_system`) and
-    what was dropped."""
+    yet, its messages and what was dropped. Unless `whole`, the system prompt is folded to its
+    first line and each message cut as every pane block is; `whole` shows the request as
+    sent, cut only past thousands of lines."""
     text = Text()
     diff = pane.difference
     text.append(f"{said}: ", "bold yellow" if said == "what-if" else "bold")
@@ -26,7 +27,7 @@ def pane_text(pane: MessagePane, said: str = "recorded", whole_system: bool = Fa
                 "green" if diff > 0 else "red" if diff < 0 else "")
     for m in pane.messages:
         section(text, f"{m.role} · {m.tokens:,} tokens")
-        if m.role == "system" and not whole_system:
+        if m.role == "system" and not whole:
             # the same on every turn and long: fold it so the conversation starts on screen
             first, _, rest = m.content.partition("\n")
             text.append_text(literal(first))
@@ -34,7 +35,7 @@ def pane_text(pane: MessagePane, said: str = "recorded", whole_system: bool = Fa
                 text.append(f"\n… {rest.count(chr(10)) + 1} more lines, the same on every turn "
                             "(e shows them)", "dim")
             continue
-        text.append_text(literal(m.content))
+        text.append_text(literal(m.whole if whole else m.content))
     section(text, f"dropped ({len(pane.dropped)})")
     if not pane.dropped:
         text.append("nothing", "dim")
@@ -63,7 +64,7 @@ class MessagePanel(TextPanel):
 
     current: reactive[TurnView | None] = reactive(None)
     upcoming: reactive[MessagePane | None] = reactive(None)
-    whole_system: reactive[bool] = reactive(False)
+    whole_request: reactive[bool] = reactive(False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(SAW, **kwargs)
@@ -75,7 +76,7 @@ class MessagePanel(TextPanel):
     def watch_upcoming(self) -> None:
         self._show()
 
-    def watch_whole_system(self) -> None:
+    def watch_whole_request(self) -> None:
         self._show()
 
     def _show(self) -> None:
@@ -83,14 +84,14 @@ class MessagePanel(TextPanel):
         if current is None and upcoming is not None:
             self.set_class(False, "-what-if")
             self.border_title = UPCOMING.format(number=1)
-            self.show(pane_text(upcoming, "not sent yet", self.whole_system))
+            self.show(pane_text(upcoming, "not sent yet", self.whole_request))
             return
         if current is None:
             return
         self.set_class(current.what_if, "-what-if")
         self.border_title = WOULD_SEE if current.what_if else SAW
         text = pane_text(current.messages, "what-if" if current.what_if else "recorded",
-                         self.whole_system)
+                         self.whole_request)
         if current.what_if:
             text = Text.assemble((WHAT_IF_LINE + "\n", "bold yellow"), text)
         if current.request_note:

@@ -333,3 +333,16 @@ async def test_state_failed_call(size):
         assert len(app.screen.session.turns) == 2 and table.row_count == 2
         assert [c.plain for c in table.get_row_at(1)][1] != "⚠"
         assert "n retries it" not in header_lines(app)[-1]
+
+
+def test_e_shows_a_long_message_whole_that_the_pane_otherwise_cuts():
+    from ptc_tui.view import MessagePane, MessageView
+    from ptc_tui.widgets.message_panel import pane_text
+    long = "\n".join(f"line {i}" for i in range(1_000))
+    pane = MessagePane((MessageView.of({"role": "system", "content": "S\nT"}, 2),
+                        MessageView.of({"role": "user", "content": long}, 3_000)), 3_002, 3_002, ())
+    folded, whole = pane_text(pane).plain, pane_text(pane, whole=True).plain
+    assert "line 999" not in folded and "not shown here" in folded
+    assert "line 999" in whole and "not shown here" not in whole and "S\nT" in whole
+    huge = MessageView.of({"role": "user", "content": "x\n" * 10_000}, 1)
+    assert "not shown here" in huge.whole and huge.whole.count("\n") < 5_100
