@@ -11,10 +11,11 @@ from pathlib import Path
 from engine.agent import Failure, Step
 from engine.lisp import format_value, from_python, to_python
 from engine.llm import LLMError, SimulatedLLM
-from engine.tokens import TokenCounter, cost, encoding_for_model, price_for
+from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
 from engine.trace import save_trace
 from ptc_tui.agent_files import NO_EXPECTED, AgentFile
 from ptc_tui.experiments.plan import Run
+from ptc_tui.token_stats import turn_cost
 
 
 class Stopped(Exception):
@@ -92,7 +93,8 @@ def outcome(step: Step) -> dict:
 
 def totals(step: Step, model: str | None) -> dict:
     """Turns, counted input and output tokens, what the provider reported (None unless every
-    turn has it) and the cost at `model`'s price (None: unknown)."""
+    turn has it) and the cost at `model`'s price, priced as every recorded call is
+    (`turn_cost`: the provider's usage where reported; None: unknown)."""
     counter = TokenCounter(encoding_for_model(model))
     inputs = sum(counter.count_messages(t.messages).total for t in step.turns)
     outputs = sum(counter.count(t.raw_response) for t in step.turns)
@@ -106,4 +108,4 @@ def totals(step: Step, model: str | None) -> dict:
     return {"turns": len(step.turns), "input_tokens": inputs, "output_tokens": outputs,
             "reported_input_tokens": reported("input_tokens"),
             "reported_output_tokens": reported("output_tokens"),
-            "cost": cost(price, inputs, outputs)}
+            "cost": total_cost([turn_cost(t, price, counter) for t in step.turns]).usd}

@@ -58,3 +58,22 @@ def test_the_chart_puts_each_set_at_its_rate_and_tokens(tmp_path):
     assert lines[2] == "     │" + " " * 10 + "3" + " " * 10          # 50% in the middle
     assert lines[4] == "  0% │" + " " * 20 + "2"
     assert lines[6].split() == ["100", "300"]
+
+
+def test_a_runs_cost_is_priced_from_the_providers_usage_where_reported():
+    import dataclasses
+    from types import SimpleNamespace
+    import pytest as _pytest
+    from engine.history import Usage
+    from engine.tokens import price_for
+    from engine.trace import load_trace
+    from ptc_tui.experiments.runs import totals
+    from sample_traces import HERE
+    turns = tuple(dataclasses.replace(t, usage=Usage(2000, 100, 1024))
+                  for t in load_trace(HERE / "product_search.json").turns)
+    price = price_for("gpt-4.1")
+    cached = price.cached_input if price.cached_input is not None else price.input
+    per_turn = (976 * price.input + 1024 * cached + 100 * price.output) / 1e6
+    row = totals(SimpleNamespace(turns=turns), "gpt-4.1")
+    assert row["cost"] == _pytest.approx(per_turn * len(turns))
+    assert row["reported_input_tokens"] == 2000 * len(turns)
