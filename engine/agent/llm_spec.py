@@ -3,6 +3,7 @@ fork_llm: the LLM a fork runs."""
 
 from __future__ import annotations
 
+from engine.agent.extract import extract_program
 from engine.llm import ReplayLLM, from_spec
 from engine.trace import Trace, load_trace
 
@@ -20,9 +21,21 @@ def open_llm(spec: str, **options):
 
 def replay_llm(turns, name: str) -> ReplayLLM:
     """The recorded replies of `turns`, each ending as it was recorded to (cut or whole)."""
-    return ReplayLLM([t.raw_response for t in turns], name=name,
+    return ReplayLLM([replayed_reply(t) for t in turns], name=name,
                      finishes=[(t.response.finish_reason, t.response.provider_finish_reason)
                                if t.response is not None else (None, None) for t in turns])
+
+
+def replayed_reply(turn) -> str:
+    """The reply that gives `turn`'s program again: its recorded reply, with the program added
+    in a ```clojure block when the model sent it in a tool call (a reference run's
+    `run_ptc_lisp` call) rather than in the reply's text, which is where our loop reads it."""
+    text = turn.raw_response or ""
+    found = extract_program(text)
+    if turn.program is None or found == turn.program:
+        return text
+    block = f"```clojure\n{turn.program}\n```"
+    return f"{text}\n\n{block}" if text.strip() and found is None else block
 
 
 # Specs that name a model to ask again; the others (scripted:, replay:) name recorded replies.

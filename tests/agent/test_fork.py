@@ -7,11 +7,14 @@ from dataclasses import replace
 import pytest
 
 from engine.agent import SubAgent, fork, fork_llm
+from engine.agent.llm_spec import replay_llm
 from engine.history import HistoryOpts, Response, Usage, render
 from engine.llm import Completion, ScriptedLLM
 from engine.trace import dumps_trace, load_trace, loads_trace, save_trace
 from engine.trace.files import trace_to_json
+from engine.agent.upstream import import_inspection
 from sample_traces import HERE, agent_paths, trace_path
+from tests.trace.upstream_fixture import PROGRAMS, loop_run
 
 SAMPLES = [trace_path(p) for p in agent_paths()]
 
@@ -232,3 +235,17 @@ def test_a_replayed_cut_reply_is_cut_again_and_fails_its_turn_as_recorded(tmp_pa
         assert second.usage == Usage()
         assert (forked.outcome.status, forked.outcome.return_value) == ("returned", 1)
         assert len(forked.turns) == 3
+
+
+
+def test_a_replay_fork_of_an_imported_reference_run_runs_the_programs_the_model_sent():
+    """The reference run's model sent its programs in run_ptc_lisp calls, not in its text:
+    replayed from turn 2, each turn still runs the program the model sent, its tool calls
+    answered from the record, and ends as the recorded run did."""
+    artifact, events = loop_run()
+    parent = import_inspection(artifact, "run.inspection.jsonl", events)
+    session = run_out(fork(parent, 2, replay_llm(parent.turns[1:], "replay:run")))
+    forked = session.trace().turns
+    assert [t.program for t in forked] == PROGRAMS
+    assert [t.result for t in forked] == [t.result for t in parent.turns]
+    assert forked[3].result == 6
