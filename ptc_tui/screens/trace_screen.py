@@ -19,10 +19,12 @@ from textual.worker import get_current_worker
 from engine.trace import Trace
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.trace_actions import TraceActions
+from ptc_tui.screens.run_info_screen import RunInfoScreen
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.token_stats import strategy_order
 from ptc_tui.view import Header, MessagePane, TraceView, TurnRow, TurnView
+from ptc_tui.view.run_info import run_info
 from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.options_panel import OptionsPanel
@@ -61,6 +63,9 @@ class TraceScreen(TraceActions, Screen):
                 "message cut short of 5,000 lines; again: folded"),
         Binding("v,dollar_sign", "tokens", "Tokens", id="view.tokens"),
         Binding("d", "diff", "Diff", id="view.diff"),
+        Binding("i", "run_info", "Run info", id="trace.run_info", show=False,
+                tooltip="the run as recorded: outcome, every LLM call and its cost; for a "
+                        "reference run also its workflow's own calls"),
         Binding("y", "copy_message", "Copy message", id="trace.copy_message", show=False),
         Binding("w", "copy_reply", "Copy reply", id="trace.copy_reply", show=False,
                 tooltip="the model's whole reply, as it wrote it"),
@@ -205,6 +210,9 @@ class TraceScreen(TraceActions, Screen):
     def action_diff(self) -> None:
         if self.current is not None:
             self.app.push_screen(DiffScreen(self.view, self.turn), self._go)
+
+    def action_run_info(self) -> None:
+        self.app.push_screen(RunInfoScreen(run_info(self.view.trace, self.view.calls())))
 
     def action_tokens(self) -> None:
         self.app.push_screen(TokenScreen(self.view, self.turn, model=self.price_model),
