@@ -11,13 +11,14 @@ from contextlib import asynccontextmanager
 import pytest
 from textual.widgets import DataTable, Static
 
+from engine.tokens import TokenCounter
 from ptc_tui.app import PtcApp
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.token_screen import TokenBars, TokenScreen
 from ptc_tui.screens.trace_screen import TraceScreen
-from engine.tokens import TokenCounter
 from ptc_tui.token_stats import token_stats
+from ptc_tui.view.diff import turn_diff
 from ptc_tui.view.tokens import MARKER, cost_text, percent_text
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.text_panel import TextPanel
@@ -280,6 +281,9 @@ class TestDiffScreen:
             assert type(screen) is DiffScreen and screen.turn == TURN
             title = str(screen.query_one("#diff-title", Static).content)
             assert title == f"Diff: turn {TURN} vs turn {TURN - 1}"
+            cache = str(screen.query_one("#diff-cache", Static).content)
+            assert cache == turn_diff(view, TURN).cache.text()
+            assert cache.startswith("cache breaks at message ")
             program = screen.query_one("#program-diff", TextPanel)
             message = screen.query_one("#message-diff", TextPanel)
             assert program.plain == "\n".join(view.program_diff(TURN))
