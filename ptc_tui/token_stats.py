@@ -62,12 +62,17 @@ def run_costs(turns: Sequence[Turn], price: Price | None, counter: TokenCounter,
     reported none. The one way every recorded run is priced (stats, compare, experiments)."""
     if not caching:
         return [turn_cost(t, price, counter) for t in turns]
-    policy = cache_policy(model)
+    priced = cache_prices(price, cache_policy(model))
+    return [turn_cost(t, priced, counter, s)
+            for t, s in zip(turns, recorded_splits(turns, counter, model))]
+
+
+def recorded_splits(turns: Sequence[Turn], counter: TokenCounter,
+                    model: str | None) -> list[CacheSplit]:
+    """The recorded requests of a run split by the cache model of `model`'s provider."""
     requests = [t.messages for t in turns]
-    splits = cache_splits(requests, [counter.count_messages(m) for m in requests],
-                          sent_times(turns), policy, counter)
-    priced = cache_prices(price, policy)
-    return [turn_cost(t, priced, counter, s) for t, s in zip(turns, splits)]
+    return cache_splits(requests, [counter.count_messages(m) for m in requests],
+                        sent_times(turns), cache_policy(model), counter)
 
 
 def caching_cost(price: Price | None, policy: CachePolicy,
