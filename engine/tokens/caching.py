@@ -9,8 +9,9 @@ provider's cache, which part is written to it and which is billed in full.
 A request is served from the cache for the longest prefix it shares with an earlier request of
 the same run whose cache entry is still alive (`lifetime_s` after its last use), cut to the
 provider's minimum and granularity. Prefixes are compared message by message (a dict probe
-each); only the first message that differs is looked into, for the characters it shares with
-the earlier one, and only those are counted again.
+each); only the first message that differs is looked into, against the message the latest
+request sent in its place, for the characters they share (their tokens are that share of the
+message's count: nothing is encoded again).
 
 Families (checked 2026-11-25; sources beside each):
 - openai: automatic for every request of 1,024 tokens and more, hits in 128-token steps; entries
@@ -30,8 +31,10 @@ Families (checked 2026-11-25; sources beside each):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 
 from .counter import TOKENS_PER_MESSAGE, MessageCounts, TokenCounter
 from .models import bare_model, starts_family
@@ -148,10 +151,6 @@ def cache_splits(requests: Sequence[Sequence[Mapping]], counts: Sequence[Message
     return [cache.send(messages, c, t) for messages, c, t in zip(requests, counts, sent_at)]
 
 
-def _key(message: Mapping) -> tuple:
-    return message.get("role"), message.get("content"), message.get("name")
-
-
 class _PrefixCache:
     """The prefixes a run has sent, as a tree of messages: node 0 is the empty prefix, and
     `children[(node, message)]` the prefix one message longer. `used[node]` is when a request
@@ -160,71 +159,89 @@ class _PrefixCache:
     def __init__(self, policy: CachePolicy, counter: TokenCounter) -> None:
         self.policy, self.counter = policy, counter
         self.children: dict[tuple, int] = {}
-        self.kids: dict[int, list[tuple[tuple, int]]] = {}
+        self.latest: dict[int, tuple[tuple, int]] = {}   # node -> the last message sent after it
         self.used: dict[int, float] = {}
         self.previous: list[int] = []          # the path of the previous request
+        self.previous_messages: Sequence[Mapping] = ()
+        self.previous_time = -math.inf
 
     def alive(self, node: int, now: float) -> bool:
         used = self.used.get(node)
         return used is not None and now - used <= self.policy.lifetime_s
 
-    def path(self, messages: Sequence[Mapping]) -> list[int]:
-        """The nodes of every prefix of `messages` (created where new), shortest first."""
-        node, path = 0, []
-        for m in messages:
-            key = (node, _key(m))
-            child = self.children.get(key)
+    def path(self, messages: Sequence[Mapping]) -> tuple[list[int], list[tuple], int]:
+        """The nodes of every prefix of `messages` (created where new), shortest first;
+        (node, message, child) where this request parts from the previous one; and how many
+        messages it shares with the previous one."""
+        before = self.previous_messages
+        if list(messages[:len(before)]) == list(before):
+            k = len(before)             # the history only grew (one comparison in C)
+        else:
+            k = 0
+            while k < len(before) and k < len(messages) and messages[k] == before[k]:
+                k += 1                  # as the previous request: its nodes, nothing hashed
+        path, children, followed = self.previous[:k], self.children, []
+        node = path[-1] if path else 0
+        for m in messages[k:]:
+            key = (m.get("role"), m.get("content"), m.get("name"))
+            child = children.get((node, key))
             if child is None:
-                child = self.children[key] = len(self.children) + 1
-                self.kids.setdefault(node, []).append((key[1], child))
+                child = children[(node, key)] = len(children) + 1
+            followed.append((node, key, child))
             path.append(child)
             node = child
-        return path
+        return path, followed, k
 
     def send(self, messages: Sequence[Mapping], counts: MessageCounts, now: float) -> CacheSplit:
-        path = self.path(messages)
-        ends, n = [], 0                        # tokens of each prefix (chat overhead included)
-        for tokens in counts.per_message:
-            n += tokens
-            ends.append(n)
+        path, followed, as_before = self.path(messages)
+        ends = list(accumulate(counts.per_message))   # tokens of each prefix, overhead included
         if self.policy.breakpoints:
             read, write = self._breakpoints(messages, path, ends, now)
         else:
-            read, write = self._automatic(messages, path, ends, now), 0
-        self.previous = path
+            read, write = self._automatic(messages, path, ends, now, as_before), 0
+        for node, key, child in followed:
+            self.latest[node] = (key, child)
+        self.previous, self.previous_messages, self.previous_time = path, messages, now
         return CacheSplit(read, write, counts.total - read - write)
 
-    def _automatic(self, messages, path, ends, now) -> int:
-        """Every prefix sent is cached; a hit is the shared prefix cut to the granularity."""
-        k = 0
-        while k < len(path) and self.alive(path[k], now):
+    def _automatic(self, messages, path, ends, now, as_before: int) -> int:
+        """Every prefix sent is cached; a hit is the shared prefix cut to the granularity.
+        The `as_before` messages shared with the previous request were all sent with it."""
+        used, oldest = self.used, now - self.policy.lifetime_s
+        k = as_before if self.previous_time >= oldest else 0
+        while k < len(path) and used.get(path[k], -math.inf) >= oldest:
             k += 1
         shared = ends[k - 1] if k else 0
-        if k < len(messages):
+        # the first differing message is looked into only when it could add to the hit
+        if k < len(messages) and self._hit(ends[k]) > self._hit(shared):
             shared += self._partial(messages[k], path[k - 1] if k else 0, now)
-        for node in path:
-            self.used[node] = now
+        used.update(dict.fromkeys(path, now))
+        return self._hit(shared)
+
+    def _hit(self, shared: int) -> int:
+        """The tokens a provider serves from a shared prefix of `shared` tokens."""
         p = self.policy
         if shared < p.min_prefix:
             return 0
         return p.min_prefix + (shared - p.min_prefix) // p.granularity * p.granularity
 
     def _partial(self, message: Mapping, parent: int, now: float) -> int:
-        """Tokens at the start of `message` that an alive earlier message in its place shares:
-        its framing when the role is the same, and the content's common characters counted
-        less one (the token that may straddle where they part)."""
+        """Tokens at the start of `message` that the message the latest request sent in its
+        place shares, if its entry is alive: the framing when the role is the same, and of the
+        content's tokens the share its common characters are of it, less one (the token that
+        may straddle where they part). The content was counted already: nothing is encoded."""
+        latest = self.latest.get(parent)
+        if latest is None:
+            return 0
+        (role, other, _), child = latest
+        if role != message.get("role") or not self.alive(child, now):
+            return 0
         content = message.get("content") or ""
-        best = 0
-        for (role, other, _), child in self.kids.get(parent, ()):
-            if role != message.get("role") or not self.alive(child, now):
-                continue
-            other = other or ""
-            same = _common_chars(content, other)
-            shared = (TOKENS_PER_MESSAGE - 1 + self.counter.count(role or "")
-                      + max(self.counter.count(content[:same]) - 1, 0) if same else
-                      TOKENS_PER_MESSAGE - 1 + self.counter.count(role or ""))
-            best = max(best, shared)
-        return best
+        same = _common_chars(content, other or "")
+        framing = TOKENS_PER_MESSAGE - 1 + self.counter.count(role or "")
+        if not same:
+            return framing
+        return framing + max(self.counter.count(content) * same // len(content) - 1, 0)
 
     def _breakpoints(self, messages, path, ends, now) -> tuple[int, int]:
         """Breakpoints at the system prompt and at the end of the prefix shared with the
