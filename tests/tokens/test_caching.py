@@ -219,3 +219,14 @@ def test_the_shipped_policies_have_no_write_premium_but_anthropics():
     assert [f for f, p in POLICIES.items() if p.write_ratio > 1] == ["anthropic"]
     assert all(p.read_ratio <= 1 for p in POLICIES.values())
     assert replace(OPENAI, min_prefix=5).caches and not NONE.caches
+
+
+def test_a_long_common_start_is_taken_as_its_share_of_the_message():
+    """Past EXACT_CHARS the common start is not encoded again: its tokens are its share of the
+    message's count (exact here, where every word is one token of two characters)."""
+    system = msg("system", 1200)
+    before = {"role": "user", "content": " ".join(["x"] * 3000 + ["z"] * 10)}
+    after = {"role": "user", "content": " ".join(["x"] * 3000 + ["y"] * 1000)}
+    splits = split_run([[system, before], [system, after]], OPENAI)
+    shared = 1200 + 3 + 3000 - 1
+    assert splits[1].read == 1024 + (shared - 1024) // 128 * 128
