@@ -21,7 +21,7 @@ from .models import bare_model
 
 ENV_VAR = "PTC_TUI_PRICES"
 DEFAULT_PRICES = Path(__file__).with_name("prices.toml")
-_FIELDS = ("input", "cached_input", "output")
+_FIELDS = ("input", "cached_input", "cache_write", "output")
 _REQUIRED = ("input", "output")
 # What may follow a configured name for a longer model name to still be that model: a dated
 # snapshot or variant ("-2024-07-18", "@20250514"), never a version ("gpt-5.4" is not "gpt-5")
@@ -37,6 +37,7 @@ class Price:
     input: float
     output: float
     cached_input: float | None = None
+    cache_write: float | None = None     # input written to a prompt cache (Anthropic)
 
 
 @dataclass(frozen=True)
@@ -80,22 +81,25 @@ def price_for(model: str | None, prices: PriceTable | None = None) -> Price | No
 
 
 def cost(price: Price | None, input_tokens: int, output_tokens: int = 0,
-         cached_tokens: int = 0) -> float | None:
+         cached_tokens: int = 0, cache_write_tokens: int = 0) -> float | None:
     """USD for the given tokens, or None when the price is unknown (never a made-up $0).
 
-    The three counts are disjoint: `input_tokens` are billed at the input rate, `cached_tokens`
-    (prompt-cache hits) at `cached_input` when the model has one, else at the input rate. An
-    OpenAI usage block's prompt_tokens include its cached tokens: pass the difference.
+    The four counts are disjoint: `input_tokens` are billed at the input rate, `cached_tokens`
+    (prompt-cache hits) at `cached_input` and `cache_write_tokens` (written to the cache) at
+    `cache_write` when the model has them, else at the input rate. An OpenAI usage block's
+    prompt_tokens include its cached tokens: pass the difference.
     """
     if price is None:
         return None
     for label, n in (("input_tokens", input_tokens), ("output_tokens", output_tokens),
-                     ("cached_tokens", cached_tokens)):
+                     ("cached_tokens", cached_tokens),
+                     ("cache_write_tokens", cache_write_tokens)):
         if n < 0:
             raise ValueError(f"{label} must not be negative, got {n}")
     cached_rate = price.cached_input if price.cached_input is not None else price.input
+    write_rate = price.cache_write if price.cache_write is not None else price.input
     return (input_tokens * price.input + cached_tokens * cached_rate
-            + output_tokens * price.output) / 1_000_000
+            + cache_write_tokens * write_rate + output_tokens * price.output) / 1_000_000
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,7 @@ class CallCost:
     input_counted: bool        # counted from the request: the provider reported none
     output_counted: bool       # counted from the reply: the provider reported none
     usd: float | None          # None: the model's price is unknown
+    cache_write_tokens: int = 0    # of input_tokens, written to the prompt cache
 
     @property
     def counted(self) -> bool:
@@ -120,16 +125,18 @@ def total_cost(calls: Sequence[CallCost]) -> CallCost:
     return CallCost(sum(c.input_tokens for c in calls), sum(c.cached_tokens for c in calls),
                     sum(c.output_tokens for c in calls), any(c.input_counted for c in calls),
                     any(c.output_counted for c in calls),
-                    None if None in costs or not costs else sum(costs))
+                    None if None in costs or not costs else sum(costs),
+                    sum(c.cache_write_tokens for c in calls))
 
 
 def call_cost(price: Price | None, counter: TokenCounter, messages: Sequence[Mapping],
               reply: str, input_tokens: int | None = None, output_tokens: int | None = None,
-              cached_tokens: int | None = None) -> CallCost:
+              cached_tokens: int | None = None, cache_write_tokens: int | None = None) -> CallCost:
     """One call of `messages` answered by `reply`, priced part by part: the uncached prompt at
-    the input price, the cached part at `cached_input` (else the input price), the reply at
-    the output price. Token counts are the provider's (`input_tokens` the whole prompt, as
-    Completion reports it); one it did not report is counted with `counter` and marked so.
+    the input price, the cached part at `cached_input` (else the input price), the part written
+    to the cache at `cache_write` (else the input price), the reply at the output price. Token
+    counts are the provider's (`input_tokens` the whole prompt, as Completion reports it); one
+    it did not report is counted with `counter` and marked so.
     """
     input_counted, output_counted = input_tokens is None, output_tokens is None
     if input_counted:
@@ -137,8 +144,10 @@ def call_cost(price: Price | None, counter: TokenCounter, messages: Sequence[Map
     if output_counted:
         output_tokens = counter.count(reply)
     cached = min(cached_tokens or 0, input_tokens)
+    written = min(cache_write_tokens or 0, input_tokens - cached)
     return CallCost(input_tokens, cached, output_tokens, input_counted, output_counted,
-                    cost(price, input_tokens - cached, output_tokens, cached))
+                    cost(price, input_tokens - cached - written, output_tokens, cached, written),
+                    written)
 
 
 def usd_text(amount: float | None) -> str:
@@ -203,5 +212,6 @@ def _price(name: str, entry: object, broken) -> Price:
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value) or value < 0:
             raise broken(f"models.{name}.{key} must be a number >= 0, got {value!r}")
-    return Price(bare_model(name), float(entry["input"]), float(entry["output"]),
-                 float(entry["cached_input"]) if "cached_input" in entry else None)
+    optional = {key: float(entry[key]) if key in entry else None
+                for key in ("cached_input", "cache_write")}
+    return Price(bare_model(name), float(entry["input"]), float(entry["output"]), **optional)

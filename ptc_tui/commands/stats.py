@@ -1,6 +1,6 @@
 """`ptc-tui stats TRACE`: input tokens of every turn under each strategy, totals, savings and
-cost, each strategy labelled recorded (the requests as sent) or what-if; and the recorded LLM
-calls priced part by part."""
+cost, with the provider's prompt caching and without, each strategy labelled recorded (the
+requests as sent) or what-if; and the recorded LLM calls priced part by part."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from ptc_tui.commands.common import (call_json, call_text, changed_options, prin
                                      add_limit_options, overrides, percent, read_trace,
                                      strategy_name, tokens, usd)
 from ptc_tui.commands.output import Column, Output
-from ptc_tui.token_stats import TokenStats, stats_json, token_stats, turn_cost
+from ptc_tui.token_stats import (BASELINE, TokenStats, run_costs, saving_percent, stats_json,
+                                 token_stats)
 
 
 def add_parser(sub) -> None:
@@ -25,14 +26,17 @@ def add_parser(sub) -> None:
     add_limit_options(p)
     p.add_argument("--model", metavar="M",
                    help="model whose tokenizer and price to use (default: the trace's LLM)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="costs without the provider's prompt caching (as before it was modelled)")
     p.add_argument("--json", action="store_true", help="one JSON document for machines")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
     trace = read_trace(args.trace)
-    stats = token_stats(trace, args.strategy, overrides(args), args.model)
-    calls = recorded_calls(trace, stats)
+    caching = not args.no_cache
+    stats = token_stats(trace, args.strategy, overrides(args), args.model, caching=caching)
+    calls = recorded_calls(trace, stats, caching)
     if args.json:
         doc = {"trace": args.trace, "turns_count": len(trace.turns),
                "outcome": trace.outcome.status,
@@ -40,6 +44,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
                "recorded_calls": call_json(calls)}
         for name, total in doc["totals"].items():
             total["recorded_options"] = recorded(trace, stats, name)
+        if stats.policy is not None and stats.reported_cached_total is not None:
+            doc["modelled_cached_tokens"] = recorded_total(trace, stats)
         if trace.upstream is not None:        # a ptc_runner run: the cost it reported
             doc["reported_cost_usd"] = trace.upstream.get("cost_usd")
             doc["reported_turn_costs_usd"] = [t.get("cost_usd")
@@ -50,11 +56,12 @@ def run(args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
-def recorded_calls(trace: Trace, stats: TokenStats) -> CallCost:
-    """The LLM calls as recorded, summed and priced at the stats' model: input, cached input
-    and output each at its price, from the provider's usage where it reported one."""
+def recorded_calls(trace: Trace, stats: TokenStats, caching: bool = True) -> CallCost:
+    """The LLM calls as recorded, summed and priced at the stats' model: input, cached input,
+    cache writes and output each at its price, from the provider's usage where it reported one
+    (with `caching`, cache reads and writes it did not report are the cache model's)."""
     counter = TokenCounter(stats.encoding)
-    return total_cost([turn_cost(t, stats.price, counter) for t in trace.turns])
+    return total_cost(run_costs(trace.turns, stats.price, counter, stats.model, caching))
 
 
 def recorded(trace: Trace, stats: TokenStats, strategy: str) -> bool:
@@ -91,13 +98,7 @@ def show(name: str, trace: Trace, stats: TokenStats, calls: CallCost, out: Outpu
         footer.append(tokens(stats.reported_total))
     out.table(columns, rows, footer)
     out.line()
-    price = "" if stats.price is None else f" at ${stats.price.input:g}/M"
-    out.table([Column("strategy"), Column("counts"), Column("input tokens", True),
-               Column("saved vs full", True), Column("saved %", True),
-               Column("input cost" + price, True)],
-              [[t.strategy, "recorded" if recorded(trace, stats, t.strategy) else "what-if",
-                tokens(t.tokens), tokens(t.saved), percent(t.saved_percent), usd(t.cost)]
-               for t in stats.totals])
+    totals_table(trace, stats, out)
     if stats.has_reported:
         out.line()
         sent = "by ptc_runner" if trace.upstream is not None else \
@@ -108,6 +109,60 @@ def show(name: str, trace: Trace, stats: TokenStats, calls: CallCost, out: Outpu
     out.line(f"recorded LLM calls ({trace.agent.history.strategy}, as sent): {call_text(calls)}")
     if trace.upstream is not None:
         out.line(upstream_cost_line(trace))
+
+
+def totals_table(trace: Trace, stats: TokenStats, out: Output) -> None:
+    """A row per strategy: tokens and saving, input cost and, unless --no-cache, what the cache
+    model reads and writes, the cost with caching and its saving against `full`'s (when the
+    provider caches at all)."""
+    price = "" if stats.price is None else f" at ${stats.price.input:g}/M"
+    columns = [Column("strategy"), Column("counts"), Column("input tokens", True),
+               Column("saved vs full", True), Column("saved %", True),
+               Column("input cost" + price, True)]
+    caching = stats.policy is not None and stats.policy.caches
+    if caching:
+        columns += [Column("cached", True), Column("written", True),
+                    Column("cost with caching", True), Column("saved %", True)]
+    full = stats.total(BASELINE).cost_with_caching if BASELINE in stats.strategies else None
+    rows = []
+    for t in stats.totals:
+        row = [t.strategy, "recorded" if recorded(trace, stats, t.strategy) else "what-if",
+               tokens(t.tokens), tokens(t.saved), percent(t.saved_percent), usd(t.cost)]
+        if caching:
+            row += [tokens(t.cached), tokens(t.cache_write), usd(t.cost_with_caching),
+                    percent(saving_percent(full, t.cost_with_caching))]
+        rows.append(row)
+    out.table(columns, rows)
+    out.line()
+    out.line(caching_line(stats))
+    reported = stats.reported_cached_total
+    if stats.policy is not None and reported is not None:
+        ours = recorded_total(trace, stats)
+        out.line(f"cache reads the provider reported ({trace.agent.history.strategy}, as sent): "
+                 f"{reported:,}; the cache model gives {tokens(ours)}")
+
+
+def caching_line(stats: TokenStats) -> str:
+    p = stats.policy
+    if p is None:
+        return "costs without prompt caching (--no-cache)"
+    if not p.caches:
+        return ("with caching: no prompt cache for this model's provider (local, unknown or "
+                "scripted; --model M to price another)")
+    rule = f"hits in {p.granularity}-token steps" if p.granularity > 1 else "any length"
+    where = ("at breakpoints on the system prompt and the end of what the request shares "
+             "with the previous one" if p.breakpoints else "automatic")
+    return (f"with caching: {p.family} rules, {where}, from {p.min_prefix:,} tokens, {rule}, "
+            f"entries live {p.lifetime_s:g} s after their last use")
+
+
+def recorded_total(trace: Trace, stats: TokenStats) -> int | None:
+    """The cache model's reads for the recorded strategy's requests, when those are the ones
+    the trace recorded."""
+    name = trace.agent.history.strategy
+    if name not in stats.strategies or not recorded(trace, stats, name):
+        return None
+    return stats.total(name).cached
 
 
 def upstream_cost_line(trace: Trace) -> str:

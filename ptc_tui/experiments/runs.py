@@ -15,7 +15,7 @@ from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cos
 from engine.trace import save_trace
 from ptc_tui.agent_files import NO_EXPECTED, AgentFile
 from ptc_tui.experiments.plan import Run
-from ptc_tui.token_stats import turn_cost
+from ptc_tui.token_stats import run_costs
 
 
 class Stopped(Exception):
@@ -94,7 +94,8 @@ def outcome(step: Step) -> dict:
 def totals(step: Step, model: str | None) -> dict:
     """Turns, counted input and output tokens, what the provider reported (None unless every
     turn has it) and the cost at `model`'s price, priced as every recorded call is
-    (`turn_cost`: the provider's usage where reported; None: unknown)."""
+    (`run_costs`: the provider's usage where reported, the prompt-cache model's reads and
+    writes where it reported none; None: unknown)."""
     counter = TokenCounter(encoding_for_model(model))
     inputs = sum(counter.count_messages(t.messages).total for t in step.turns)
     outputs = sum(counter.count(t.raw_response) for t in step.turns)
@@ -108,4 +109,4 @@ def totals(step: Step, model: str | None) -> dict:
     return {"turns": len(step.turns), "input_tokens": inputs, "output_tokens": outputs,
             "reported_input_tokens": reported("input_tokens"),
             "reported_output_tokens": reported("output_tokens"),
-            "cost": total_cost([turn_cost(t, price, counter) for t in step.turns]).usd}
+            "cost": total_cost(run_costs(step.turns, price, counter, model)).usd}

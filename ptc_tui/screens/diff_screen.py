@@ -40,6 +40,7 @@ class DiffScreen(Screen[int]):
     DiffScreen {
         layout: vertical;
         #diff-title { height: 1; padding: 0 1; background: $panel; text-style: bold; }
+        #diff-cache { height: auto; padding: 0 1; background: $panel; color: $text-muted; }
         #diff-panes { height: 1fr; }
         &.-narrow #diff-panes { layout: vertical; }
     }
@@ -62,6 +63,7 @@ class DiffScreen(Screen[int]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="diff-title", markup=False)
+        yield Static(id="diff-cache", markup=False)
         with Horizontal(id="diff-panes"):
             yield TextPanel("program", id="program-diff")
             yield TextPanel("message", id="message-diff")
@@ -84,6 +86,9 @@ class DiffScreen(Screen[int]):
         diff = turn_diff(self.view, self.turn)
         against = f"turn {diff.previous}" if diff.previous is not None else "nothing"
         title.update(f"Diff: turn {diff.number} vs {against}")
+        self.query_one("#diff-cache", Static).update(
+            diff.cache.text() if diff.cache is not None
+            else "cache: the first request, nothing cached before it")
         first = diff.previous is None
         program.border_title = f"program · turn {diff.number} vs {against}"
         message.border_title = f"last user message · turn {diff.number} vs {against}"

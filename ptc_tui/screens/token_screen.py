@@ -1,5 +1,6 @@
-"""TokenScreen: per-turn input tokens of every strategy as bars, totals, savings and cost at a
-price model the user picks; dismissed with the picked model so the caller can keep it."""
+"""TokenScreen: per-turn input tokens of every strategy as bars (the part a prompt cache would
+serve drawn dim), totals, savings and cost at a price model the user picks, with the provider's
+prompt caching or without (`c`); dismissed with the picked model so the caller can keep it."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ STRATEGY_STYLES = {"full": "bright_blue", "coalesced": "green", "namespaced": "m
                    "compaction": "yellow"}
 SPARE_STYLES = ("cyan", "red", "bright_white")
 TOTAL_COLUMNS = ("strategy", "input tokens", "saved vs full", "saved %", "through turn {turn}",
-                 "cost")
+                 "cost", "saved")
+CACHING_COLUMNS = ("cost with caching", "saved")
 NO_PRICES = PriceTable("unknown", "", {})
 
 
@@ -37,25 +39,34 @@ def strategy_style(name: str, strategies: tuple[str, ...]) -> str:
     return SPARE_STYLES[extra.index(name) % len(SPARE_STYLES)]
 
 
-def legend_text(strategies: tuple[str, ...], turn: int) -> Text:
+def legend_text(strategies: tuple[str, ...], turn: int, caching: bool = False) -> Text:
     text = Text()
     for name in strategies:
         text.append("■ ", strategy_style(name, strategies))
         text.append(f"{name}   ")
     text.append(f"▶ turn {turn}: selected in the main view", "bold")
+    if caching:
+        text.append("   ")
+        text.append("█", "dim")
+        text.append(" dim: read from the prompt cache")
     return text
 
 
 def total_cells(row: TotalRow, strategies: tuple[str, ...],
                 recorded: str | None) -> tuple[Text, ...]:
     """A strategy's totals, named `recorded` when they are what the trace was recorded with
-    (its strategy, every limit as recorded), else `what-if`."""
+    (its strategy, every limit as recorded), else `what-if`; each cost with its saving against
+    `full`'s, the cost with caching too when it is on."""
     said = "recorded" if row.strategy == recorded else "what-if"
     name = f"{row.strategy} ({said}{', shown' * row.current})"
-    return (Text(name, strategy_style(row.strategy, strategies)),
-            Text(f"{row.tokens:,}", justify="right"), Text(f"{row.saved:,}", justify="right"),
-            Text(percent_text(row.saved_percent), justify="right"),
-            Text(f"{row.through:,}", justify="right"), Text(cost_text(row.cost), justify="right"))
+    cells = [Text(name, strategy_style(row.strategy, strategies)),
+             *(Text(text, justify="right") for text in (
+                 f"{row.tokens:,}", f"{row.saved:,}", percent_text(row.saved_percent),
+                 f"{row.through:,}", cost_text(row.cost), percent_text(row.cost_saved_percent)))]
+    if row.caching:
+        cells += [Text(cost_text(row.cost_with_caching), justify="right"),
+                  Text(percent_text(row.caching_saved_percent), justify="right")]
+    return tuple(cells)
 
 
 class TokenBars(ScrollView, can_focus=True):
@@ -89,6 +100,11 @@ class TokenBars(ScrollView, can_focus=True):
         self.virtual_size = Size(0, lines)      # width 0: never a horizontal scrollbar
         self.call_after_refresh(self._scroll_to_turn)
 
+    def show(self, tokens: TokenView) -> None:
+        """Redraw for another price model or caching choice (the cached parts change)."""
+        self.tokens, self.chart = tokens, None
+        self.refresh()
+
     def _chart(self) -> TokenChart:
         width = self.scrollable_content_region.width
         if self.chart is None or self.chart_width != width:
@@ -108,8 +124,11 @@ class TokenBars(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         row, bar = chart.line(scroll_y + y)
         label_style = base + Style(bold=True, reverse=True) if row.selected else base
+        colour = base + self.styles_by_strategy[bar.strategy]
+        cached = bar.blocks[:bar.cached_eighths // 8]     # whole cells served from the cache
         strip = Strip([Segment(bar.label, label_style),
-                       Segment(bar.blocks, base + self.styles_by_strategy[bar.strategy]),
+                       Segment(cached, colour + Style(dim=True)),
+                       Segment(bar.blocks[len(cached):], colour),
                        Segment(f" {bar.tokens:,}", base + Style(bold=row.selected))])
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
@@ -129,6 +148,7 @@ class TokenScreen(ModalScreen[str | None]):
         #token-model-select { width: 44; }
         #token-price { width: 1fr; padding: 0 0 0 2; }
         #token-legend { height: auto; }
+        #token-summary { height: auto; text-style: bold; }
         #token-totals { height: auto; max-height: 8; }
         #token-reported { height: auto; color: $text-muted; }
     }
@@ -138,6 +158,8 @@ class TokenScreen(ModalScreen[str | None]):
         Binding("escape,q", "close", "Close", id="tokens.close"),
         Binding("m", "step_model(1)", "Next model", id="tokens.next_model"),
         Binding("M", "step_model(-1)", "Previous model", id="tokens.previous_model"),
+        Binding("c", "toggle_caching", "Caching on/off", id="tokens.caching",
+                tooltip="Show costs with the provider's prompt caching, or without it"),
     ]
     AUTO_FOCUS = "#token-chart"
 
@@ -173,7 +195,9 @@ class TokenScreen(ModalScreen[str | None]):
                              allow_blank=False, value=tokens.choices.index(tokens.model),
                              compact=True, id="token-model-select")
                 yield Static(tokens.price_line(), id="token-price", markup=False)
-            yield Static(legend_text(tokens.stats.strategies, self.turn), id="token-legend")
+            yield Static(tokens.summary(), id="token-summary", markup=False)
+            yield Static(legend_text(tokens.stats.strategies, self.turn, tokens.caching),
+                         id="token-legend")
             yield TokenBars(tokens, self.turn, id="token-chart")
             yield DataTable(id="token-totals", cursor_type="none", zebra_stripes=True)
             yield Static(tokens.reported_text() or "no provider-reported counts in this trace",
@@ -186,17 +210,23 @@ class TokenScreen(ModalScreen[str | None]):
         if self.tokens is None:
             self.dismiss(None)
             return
-        self.query_one("#token-totals", DataTable).add_columns(
-            *(label.format(turn=self.turn) for label in TOTAL_COLUMNS))
         self.watch_tokens(self.tokens)
 
     def watch_tokens(self, tokens: TokenView) -> None:
         self.query_one("#token-model-select", Select).value = tokens.choices.index(tokens.model)
         self.query_one("#token-price", Static).update(tokens.price_line())
+        self.query_one("#token-summary", Static).update(tokens.summary())
+        self.query_one("#token-legend", Static).update(
+            legend_text(tokens.stats.strategies, self.turn, tokens.caching))
         table = self.query_one("#token-totals", DataTable)
-        table.clear()
+        table.clear(columns=True)
+        table.add_columns(*(label.format(turn=self.turn) for label in TOTAL_COLUMNS),
+                          *(CACHING_COLUMNS if tokens.caching else ()))
         table.add_rows(total_cells(row, tokens.stats.strategies, self.recorded)
                        for row in tokens.totals(self.turn))
+        chart = self.query_one("#token-chart", TokenBars)
+        if chart.tokens.caching != tokens.caching or chart.tokens.model != tokens.model:
+            chart.show(tokens)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if self.tokens is not None and isinstance(event.value, int):
@@ -205,6 +235,10 @@ class TokenScreen(ModalScreen[str | None]):
     def action_step_model(self, step: int) -> None:
         if self.tokens is not None:
             self.tokens = self.tokens.step_model(step)
+
+    def action_toggle_caching(self) -> None:
+        if self.tokens is not None:
+            self.tokens = self.tokens.with_caching(not self.tokens.caching)
 
     def action_close(self) -> None:
         self.dismiss(self.tokens.model if self.tokens is not None else None)

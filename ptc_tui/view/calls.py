@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.history import Turn
-from engine.tokens import PriceTable, TokenCounter, load_prices
+from engine.tokens import (CacheSplit, PriceTable, TokenCounter, cache_policy, cache_prices,
+                           load_prices)
 from engine.trace import Trace
-from ptc_tui.token_stats import trace_model, turn_cost
+from ptc_tui.token_stats import recorded_splits, trace_model, turn_cost
 
 
 @dataclass(frozen=True)
@@ -36,14 +37,24 @@ class RunTotals:
     cost: float | None         # None when any turn's price is unknown
 
 
-def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTable) -> CallView:
+def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTable,
+              modelled: CacheSplit | None = None) -> CallView:
+    """The call of `turn`, priced as every recorded call is (`turn_cost`), with the prompt-cache
+    model's split `modelled` where the provider reported no cache figures."""
     response = turn.response
     answered = response.model if response is not None and response.model else None
     priced = answered or trace_model(trace)
-    c = turn_cost(turn, prices.price_for(priced) if priced else None, counter)
+    price = prices.price_for(priced) if priced else None
+    c = turn_cost(turn, cache_prices(price, cache_policy(priced)), counter, modelled)
     return CallView(answered or trace.agent.llm, c.input_tokens, c.input_counted,
                     c.output_tokens, c.output_counted, c.cached_tokens, turn.llm_ms,
                     turn.run_ms, c.usd, response.finish_reason if response is not None else None)
+
+
+def call_views(trace: Trace, counter: TokenCounter, prices: PriceTable) -> tuple[CallView, ...]:
+    """Every turn's call; the cache model splits the recorded requests of the run once."""
+    splits = recorded_splits(trace.turns, counter, trace_model(trace))
+    return tuple(call_view(t, trace, counter, prices, s) for t, s in zip(trace.turns, splits))
 
 
 def run_totals(calls: list[CallView]) -> RunTotals:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engine.lisp import format_value
 from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
 from engine.trace import Trace
-from ptc_tui.token_stats import trace_model, turn_cost
+from ptc_tui.token_stats import run_costs, trace_model
 from ptc_tui.view.trace_view import outcome_text, status
 
 
@@ -82,10 +82,10 @@ def _side(trace: Trace, name: str) -> tuple[RunSummary, dict[int, SideTurn], dic
     counter = TokenCounter(encoding_for_model(model))
     first_own = trace.parent.turn if trace.parent is not None else 1
     price = price_for(model) if model else None
-    turns, programs, calls = {}, {}, []
-    for t in trace.turns:
-        call = turn_cost(t, price, counter)      # the provider's counts where it reported them
-        calls.append(call)
+    turns, programs = {}, {}
+    # the provider's counts where it reported them, the prompt-cache model's reads where not
+    calls = run_costs(trace.turns, price, counter, model)
+    for t, call in zip(trace.turns, calls):
         turns[t.number] = SideTurn(t.number, status(t), call.input_tokens, len(t.tool_calls),
                                    len(t.prints), t.number < first_own)
         programs[t.number] = t.program

@@ -1,13 +1,15 @@
-"""TokenView: the token view-model of a trace: per-turn bars for each strategy, totals, savings
-and cost at a chosen model's price, all plain data (no Textual, no Rich)."""
+"""TokenView: the token view-model of a trace: per-turn bars for each strategy (each with the
+part the provider's prompt cache would serve), totals, savings and cost at a chosen model's
+price, with prompt caching or without, all plain data (no Textual, no Rich)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from engine.tokens import Price, PriceTable, cost, usd_text
+from engine.tokens import CachePolicy, CacheSplit, Price, PriceTable, cache_policy, cost, usd_text
 from engine.tokens.models import bare_model
-from ptc_tui.token_stats import TokenStats, stats_from_counts, strategy_order, trace_model
+from ptc_tui.token_stats import (BASELINE, CacheRuns, TokenStats, caching_cost, saving_percent,
+                                 stats_from_counts, strategy_order, trace_model)
 from ptc_tui.view.trace_view import TraceView
 
 # Eighths of a cell, so a bar's length has 8x the resolution of the terminal.
@@ -41,6 +43,8 @@ class ChartBar:
     tokens: int
     eighths: int               # bar length in eighths of a cell
     label: str                 # "▶  3 coalesced  " (marker and turn on a turn's first line)
+    cached: int = 0            # of `tokens`, read from the prompt cache (0: caching off)
+    cached_eighths: int = 0    # the bar's first part that stands for them
 
     @property
     def blocks(self) -> str:
@@ -68,8 +72,10 @@ class TokenChart:
     largest: int               # the count the longest bar stands for
 
     @classmethod
-    def of(cls, stats: TokenStats, selected: int, width: int) -> "TokenChart":
-        """Bars of every turn and strategy fitting `width` cells with their labels and counts."""
+    def of(cls, stats: TokenStats, selected: int, width: int,
+           cache: tuple[dict[str, CacheSplit], ...] = ()) -> "TokenChart":
+        """Bars of every turn and strategy fitting `width` cells with their labels and counts;
+        `cache[i]` (when given) splits turn i's requests, so each bar shows its cached part."""
         names = stats.strategies
         largest = max((n for t in stats.turns for n in t.tokens.values()), default=0)
         number_width = max((len(str(t.number)) for t in stats.turns), default=1)
@@ -78,17 +84,20 @@ class TokenChart:
         bar_width = max(width - label_width - len(f" {largest:,}"), MIN_BAR_WIDTH)
         scale = bar_width * 8 / largest if largest else 0.0
 
-        def bar(t, i: int, name: str) -> ChartBar:
+        def bar(t, i: int, name: str, splits: dict[str, CacheSplit]) -> ChartBar:
             n = t.tokens[name]
             eighths = max(round(n * scale), 1 if n else 0)
             marker = MARKER if t.number == selected and i == 0 else " " * len(MARKER)
             number = str(t.number) if i == 0 else ""
+            cached = splits[name].read if name in splits else 0
             return ChartBar(name, n, eighths,
-                            f"{marker}{number:>{number_width}} {name:<{name_width}} ")
+                            f"{marker}{number:>{number_width}} {name:<{name_width}} ",
+                            cached, min(round(cached * scale), eighths))
 
         rows = tuple(ChartRow(t.number, t.status, t.number == selected,
-                              tuple(bar(t, i, s) for i, s in enumerate(names)))
-                     for t in stats.turns)
+                              tuple(bar(t, i, s, cache[k] if cache else {})
+                                    for i, s in enumerate(names)))
+                     for k, t in enumerate(stats.turns))
         return cls(names, rows, bar_width, largest)
 
     def __len__(self) -> int:
@@ -115,6 +124,21 @@ class TotalRow:
     cost: float | None         # None: price unknown
     current: bool              # the strategy the main view shows
     through: int               # input tokens of the turns up to the selected one (cumulative)
+    cost_saved_percent: float | None = None    # cost less than `full`'s, in % of it
+    cached: int = 0            # of `tokens`, read from the prompt cache (caching on)
+    cache_write: int = 0       # of `tokens`, written to it
+    cost_with_caching: float | None = None     # None: caching off, or price unknown
+    caching_saved_percent: float | None = None # cost with caching less than `full`'s, in %
+    caching: bool = False      # the caching figures are made (caching on)
+
+    @property
+    def shown_cost(self) -> float | None:
+        """The cost the screen goes by: with caching when it is on."""
+        return self.cost_with_caching if self.caching else self.cost
+
+    @property
+    def shown_saving(self) -> float | None:
+        return self.caching_saved_percent if self.caching else self.cost_saved_percent
 
 
 def model_choices(own: str | None, table: PriceTable) -> tuple[str | None, ...]:
@@ -137,24 +161,52 @@ class TokenView:
     model: str | None          # the model whose prices are shown
     current: str               # the main view's strategy
     recorded: str              # the strategy the trace was run with
+    runs: CacheRuns | None = field(default=None, compare=False, repr=False)
+    caching: bool = True       # costs with the provider's prompt caching (else without)
 
     @classmethod
-    def of(cls, view: TraceView, table: PriceTable, model: str | None = None) -> "TokenView":
+    def of(cls, view: TraceView, table: PriceTable, model: str | None = None,
+           caching: bool = True) -> "TokenView":
         """Counts under the view's options with its counter: the trace's encoding, whatever
         model is later picked for prices (so they match the main screen and stay cached)."""
         strategies = strategy_order()
         # the main view's renderings, cached per strategy: nothing is rendered or counted twice
-        per_strategy = {s: [c.total for c in view.with_strategy(s).rendering.counts]
-                        for s in strategies}
+        renderings = {s: view.with_strategy(s).rendering for s in strategies}
+        counts = {s: r.counts for s, r in renderings.items()}
+        per_strategy = {s: [c.total for c in counts[s]] for s in strategies}
         stats = stats_from_counts(view.trace, strategies, view.opts, trace_model(view.trace),
                                   view.renders.counter.encoding, None, per_strategy)
+        runs = CacheRuns(view.trace, {s: [m for m, _ in r.requests]
+                                      for s, r in renderings.items()},
+                         counts, view.renders.counter)
         choices = model_choices(trace_model(view.trace), table)
         chosen = model if model in choices else choices[0]
         return cls(stats, table, choices, chosen, view.strategy,
-                   view.trace.agent.history.strategy)
+                   view.trace.agent.history.strategy, runs, caching)
 
     def with_model(self, model: str | None) -> "TokenView":
         return replace(self, model=model)
+
+    def with_caching(self, caching: bool) -> "TokenView":
+        return replace(self, caching=caching)
+
+    @property
+    def policy(self) -> CachePolicy:
+        """The prompt-cache rules of the chosen model's provider."""
+        return cache_policy(self.model)
+
+    def splits(self, strategy: str) -> tuple[CacheSplit, ...]:
+        """Each turn's request under `strategy` split by the cache model (all uncached when
+        caching is off)."""
+        if not self.caching or self.runs is None:
+            return tuple(CacheSplit(0, 0, t.tokens[strategy]) for t in self.stats.turns)
+        return self.runs.splits(strategy, self.policy)
+
+    def turn_cache(self) -> tuple[dict[str, CacheSplit], ...]:
+        """Per turn, each strategy's request split into cached and uncached parts."""
+        per_strategy = {s: self.splits(s) for s in self.stats.strategies}
+        return tuple({s: per_strategy[s][i] for s in per_strategy}
+                     for i in range(len(self.stats.turns)))
 
     def step_model(self, step: int) -> "TokenView":
         i = self.choices.index(self.model) if self.model in self.choices else 0
@@ -180,16 +232,52 @@ class TokenView:
                 + (f" ({note})" if note else ""))
 
     def totals(self, selected: int | None = None) -> tuple[TotalRow, ...]:
-        """One row per strategy; `through` sums the turns up to `selected` (all when None)."""
-        price = self.price
+        """One row per strategy; `through` sums the turns up to `selected` (all when None).
+        Costs are without caching and, when it is on, with it; each with its saving against
+        `full`'s cost of the same kind."""
+        price, policy = self.price, self.policy
         turns = [t for t in self.stats.turns if selected is None or t.number <= selected]
-        return tuple(TotalRow(t.strategy, t.tokens, t.saved, t.saved_percent,
-                              cost(price, t.tokens), t.strategy == self.current,
-                              sum(turn.tokens[t.strategy] for turn in turns))
-                     for t in self.stats.totals)
+        full = cost(price, self.stats.baseline_tokens)
+        full_caching = caching_cost(price, policy, self.splits(BASELINE)) if self.caching \
+            else None
+        rows = []
+        for t in self.stats.totals:
+            plain = cost(price, t.tokens)
+            row = TotalRow(t.strategy, t.tokens, t.saved, t.saved_percent, plain,
+                           t.strategy == self.current,
+                           sum(turn.tokens[t.strategy] for turn in turns),
+                           saving_percent(full, plain))
+            if self.caching:
+                splits = self.splits(t.strategy)
+                with_caching = caching_cost(price, policy, splits)
+                row = replace(row, cached=sum(s.read for s in splits),
+                              cache_write=sum(s.write for s in splits),
+                              cost_with_caching=with_caching,
+                              caching_saved_percent=saving_percent(full_caching, with_caching),
+                              caching=True)
+            rows.append(row)
+        return tuple(rows)
+
+    def summary(self) -> str:
+        """One line for the top of the screen: the shown strategy's cost and its saving against
+        `full`, with caching or without, and which of the two it is."""
+        how = (f"with prompt caching ({self.policy.family} rules; c: without)" if self.caching
+               else "without prompt caching (c: with)")
+        row = next((r for r in self.totals() if r.current), None)
+        if row is None:
+            return f"costs {how}"
+        saved = row.shown_saving
+        if saved is None:
+            change = "saving against full unknown"
+        elif saved >= 0:
+            change = f"saves {percent_text(saved)} against full"
+        else:
+            change = f"costs {percent_text(-saved)} more than full"
+        return f"{row.strategy}: {cost_text(row.shown_cost)}, {change} · costs {how}"
 
     def chart(self, selected: int, width: int) -> TokenChart:
-        return TokenChart.of(self.stats, selected, width)
+        return TokenChart.of(self.stats, selected, width,
+                             self.turn_cache() if self.caching else ())
 
     def reported_text(self) -> str | None:
         """The provider's own input-token count (of the requests as sent), when recorded."""
@@ -198,5 +286,24 @@ class TokenView:
         if not counted:
             return None
         text = f"provider-reported input tokens (as sent, {self.recorded}): {sum(counted):,}"
-        return text if len(counted) == len(turns) else \
+        text = text if len(counted) == len(turns) else \
             f"{text} for {len(counted)} of {len(turns)} turns"
+        cached = self.reported_cache_text()
+        return f"{text} · {cached}" if cached else text
+
+    def reported_cache_text(self) -> str | None:
+        """The provider's cache reads beside the model's for the same requests (the recorded
+        strategy, under the trace's own model), so a user sees how close the model is."""
+        pairs = [(t.reported_cached, i) for i, t in enumerate(self.stats.turns)
+                 if t.reported_cached is not None]
+        if not pairs or self.runs is None or self.recorded not in self.stats.strategies:
+            return None
+        splits = self.runs.splits(self.recorded, cache_policy(trace_model_of(self)))
+        modelled = sum(splits[i].read for _, i in pairs)
+        return (f"cached: {sum(n for n, _ in pairs):,} reported, {modelled:,} by the cache "
+                f"model ({len(pairs)} turn{'s' * (len(pairs) != 1)})")
+
+
+def trace_model_of(tokens: TokenView) -> str | None:
+    """The trace's own model (the first choice), whatever price model is picked."""
+    return tokens.choices[0]

@@ -14,7 +14,7 @@ from engine.history import HistoryOpts, Turn
 from engine.lisp import Keyword
 from engine.trace import Trace
 from ptc_tui.token_stats import BASELINE, turn_status
-from ptc_tui.view.calls import CallView, RunTotals, call_view, prices_or_none, run_totals
+from ptc_tui.view.calls import CallView, RunTotals, call_views, prices_or_none, run_totals
 from ptc_tui.view.dropped import dropped_items
 from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane,
                                 memory_rows, program_pane)
@@ -170,8 +170,7 @@ class TraceView:
         calls = self.renders.calls
         if calls is None:
             prices, counter = prices_or_none(), self.renders.counter
-            calls = self.renders.calls = tuple(call_view(t, self.trace, counter, prices)
-                                               for t in self.trace.turns)
+            calls = self.renders.calls = call_views(self.trace, counter, prices)
         return calls
 
     def _request_note(self, number: int) -> str | None:

@@ -65,6 +65,8 @@ async def test_first_turn_is_compared_with_nothing(view_of):
         await open_diff(app, pilot, 1)
         title, program, _ = shown(app)
         assert title == "Diff: turn 1 vs nothing"
+        cache = str(app.screen.query_one("#diff-cache").content)
+        assert cache == "cache: the first request, nothing cached before it"
         assert program.startswith("first turn: nothing before it")
         assert program.endswith("\n".join(view.program_diff(1)))
 

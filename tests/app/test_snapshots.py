@@ -11,17 +11,19 @@ from contextlib import asynccontextmanager
 import pytest
 from textual.widgets import DataTable, Static
 
+from engine.tokens import TokenCounter
 from ptc_tui.app import PtcApp
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.token_screen import TokenBars, TokenScreen
 from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.token_stats import token_stats
+from ptc_tui.view.diff import turn_diff
 from ptc_tui.view.tokens import MARKER, cost_text, percent_text
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.text_panel import TextPanel
 from tests.app.conftest import WIDE, sample, until_loaded
-from tests.app.test_token_screen import label
+from tests.app.test_token_screen import expected_cells, label
 
 NARROW = (100, 40)       # under the 140-column breakpoint: the three panes stack
 SAMPLE = "error_recovery"  # failed turns with error spans, tool calls, dropped history
@@ -31,6 +33,7 @@ THEME = "textual-dark"
 MAIN_KEYS = ("j", "j")                   # turn 3: an unbound_var error, 2 items dropped
 HELP_KEYS = ("j", "j", "question_mark")
 TOKEN_KEYS = ("j", "j", "v")
+TOKEN_CACHING_KEYS = ("j", "j", "v", "m")   # the first priced model: gpt-4o, caching on
 DIFF_KEYS = ("j", "j", "d")
 TURN = 3
 
@@ -230,8 +233,39 @@ class TestTokenScreen:
                               f"{t.tokens:,}", f"{t.saved:,}",
                               percent_text(t.saved_percent),
                               f"{sum(u.tokens[t.strategy] for u in stats.turns[:TURN]):,}",
-                              cost_text(None)]
+                              cost_text(None), percent_text(None), cost_text(None),
+                              percent_text(None)]
                              for t in stats.totals]
+        assert notified == []
+
+
+class TestTokenScreenWithCaching:
+    def test_snapshot(self, shoot):
+        assert shoot(TOKEN_CACHING_KEYS, WIDE)
+
+    @pytest.mark.anyio
+    async def test_state_costs_with_caching_and_the_cached_part_of_each_bar(self, view_of,
+                                                                           notified):
+        view = view_of(SAMPLE)
+        async with driven(TOKEN_CACHING_KEYS, WIDE) as app:
+            screen = app.screen
+            assert screen.tokens.model == "gpt-4o" and screen.tokens.caching
+            stats = token_stats(view.trace, model="gpt-4o",
+                                counter=TokenCounter(view.renders.counter.encoding))
+            table = screen.query_one("#token-totals", DataTable)
+            cells = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
+            assert cells == expected_cells(stats, stats.price, view.strategy, TURN,
+                                           view.strategy)
+            summary = str(screen.query_one("#token-summary", Static).content)
+            shown = stats.total(view.strategy)
+            assert summary.startswith(f"{view.strategy}: {cost_text(shown.cost_with_caching)}, "
+                                      "saves ")
+            assert "with prompt caching (openai rules" in summary
+            bars = screen.query_one(TokenBars)
+            cached = [(b.cached, t.cache[b.strategy].read) for r, t in
+                      zip(bars.chart.rows, stats.turns) for b in r.bars]
+            assert all(ours == theirs for ours, theirs in cached)
+            assert sum(ours for ours, _ in cached) > 0
         assert notified == []
 
 
@@ -247,6 +281,9 @@ class TestDiffScreen:
             assert type(screen) is DiffScreen and screen.turn == TURN
             title = str(screen.query_one("#diff-title", Static).content)
             assert title == f"Diff: turn {TURN} vs turn {TURN - 1}"
+            cache = str(screen.query_one("#diff-cache", Static).content)
+            assert cache == turn_diff(view, TURN).cache.text()
+            assert cache.startswith("cache breaks at message ")
             program = screen.query_one("#program-diff", TextPanel)
             message = screen.query_one("#message-diff", TextPanel)
             assert program.plain == "\n".join(view.program_diff(TURN))

@@ -6,7 +6,7 @@ from textual.widgets import DataTable, Select, Static
 from engine.tokens import cost, price_for
 from ptc_tui.app import PtcApp
 from ptc_tui.screens.token_screen import TokenBars, TokenScreen
-from ptc_tui.token_stats import token_stats
+from ptc_tui.token_stats import saving_percent, token_stats
 from ptc_tui.view.tokens import MARKER, TokenView, cost_text, percent_text
 from tests.app.conftest import WIDE, sample
 
@@ -34,13 +34,21 @@ def label(strategy, shown, recorded):
     return f"{strategy} ({said}{', shown' if strategy == shown else ''})"
 
 
+COST, CACHING_COST = 5, 7        # columns of the totals table
+
+
 def expected_cells(stats, price, shown, selected=1, recorded=None):
-    """The totals table: the last column but one sums the turns up to the selected one."""
+    """The totals table: the fifth column sums the turns up to the selected one; each cost is
+    followed by its saving against `full`'s, without caching and with it."""
     def through(strategy):
         return sum(turn.tokens[strategy] for turn in stats.turns if turn.number <= selected)
+    full = stats.total("full")
     return [[label(t.strategy, shown, recorded), f"{t.tokens:,}",
              f"{t.saved:,}", percent_text(t.saved_percent), f"{through(t.strategy):,}",
-             cost_text(cost(price, t.tokens))]
+             cost_text(cost(price, t.tokens)),
+             percent_text(saving_percent(cost(price, full.tokens), cost(price, t.tokens))),
+             cost_text(t.cost_with_caching),
+             percent_text(saving_percent(full.cost_with_caching, t.cost_with_caching))]
             for t in stats.totals]
 
 
@@ -54,7 +62,7 @@ async def test_totals_equal_token_stats_and_a_scripted_trace_costs_unknown(view_
         assert screen.tokens.model is None
         assert totals_cells(screen) == expected_cells(stats, None, base.strategy,
                                                       recorded=base.strategy)
-        assert all(row[-1] == "unknown" for row in totals_cells(screen))
+        assert all(row[COST] == row[CACHING_COST] == "unknown" for row in totals_cells(screen))
         assert "unknown" in str(screen.query_one("#token-price", Static).content)
 
 
@@ -85,7 +93,7 @@ async def test_m_cycles_the_price_model_and_costs_follow():
             assert screen.tokens.model == model
             assert select.value == step % len(choices)
             price = price_for(model)
-            assert [r[-1] for r in totals_cells(screen)] == \
+            assert [r[COST] for r in totals_cells(screen)] == \
                 [cost_text(cost(price, t.tokens)) for t in screen.tokens.stats.totals]
         await pilot.press("M")
         assert screen.tokens.model == choices[-1]
@@ -101,9 +109,9 @@ async def test_picking_gpt_4o_mini_shows_its_price_and_cost(view_of):
         select.value = screen.tokens.choices.index("gpt-4o-mini")
         await pilot.pause()
         assert screen.tokens.model == "gpt-4o-mini"
-        assert [r[-1] for r in totals_cells(screen)] == \
-            [cost_text(t.cost) for t in stats.totals]
-        assert all(t.cost is not None and t.cost > 0 for t in stats.totals)
+        assert totals_cells(screen) == expected_cells(stats, stats.price, base.strategy,
+                                                      recorded=base.strategy)
+        assert all(0 < t.cost_with_caching < t.cost for t in stats.totals)
         price_line = str(screen.query_one("#token-price", Static).content)
         assert f"${stats.price.input:g}/M input" in price_line
         assert f"counted with {stats.encoding.name}" in price_line
@@ -172,7 +180,7 @@ async def test_a_broken_prices_file_is_a_warning_and_costs_stay_unknown(tmp_path
         screen = await open_tokens(app, pilot)
         await pilot.press("m")
         assert screen.tokens.choices == (None,)
-        assert all(row[-1] == "unknown" for row in totals_cells(screen))
+        assert all(row[COST] == "unknown" for row in totals_cells(screen))
         assert any("prices file" in n for n in notified)
 
 
@@ -188,3 +196,63 @@ async def test_a_trace_that_cannot_be_counted_is_a_notification_not_a_crash(monk
         await pilot.pause()
         assert app.screen is main
         assert any("no counts today" in n for n in notified)
+
+
+async def test_c_switches_caching_off_and_on_and_the_screen_says_which(view_of):
+    base = view_of("tool_heavy")
+    stats = token_stats(base.trace, model="gpt-4.1")
+    app = PtcApp(sample("tool_heavy"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot, model="gpt-4.1")
+        summary = screen.query_one("#token-summary", Static)
+        table = screen.query_one("#token-totals", DataTable)
+        bars = screen.query_one(TokenBars)
+        assert screen.tokens.caching and len(table.columns) == 9
+        coalesced = stats.total("coalesced")
+        # tool_heavy's point: coalesced sends less than full but costs more with caching
+        assert str(summary.content).startswith(
+            f"coalesced: {cost_text(coalesced.cost_with_caching)}, costs ")
+        assert "more than full · costs with prompt caching (openai rules" in str(summary.content)
+        assert any(b.cached_eighths for r in bars.chart.rows for b in r.bars)
+        legend = screen.query_one("#token-legend", Static)
+        assert "read from the prompt cache" in str(legend.content)
+        await pilot.press("c")
+        assert "prompt cache" not in str(legend.content)
+        assert not screen.tokens.caching and len(table.columns) == 7
+        assert str(summary.content).startswith(f"coalesced: {cost_text(coalesced.cost)}, saves ")
+        assert "costs without prompt caching" in str(summary.content)
+        await pilot.pause()
+        assert not any(b.cached for r in bars.chart.rows for b in r.bars)
+        await pilot.press("c")
+        assert screen.tokens.caching and len(table.columns) == 9
+
+
+async def test_the_caching_toggle_is_in_the_command_palette():
+    app = PtcApp(sample("tool_heavy"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot)
+        commands = {c.title: c for c in app.get_system_commands(screen)}
+        assert "Caching on/off" in commands
+        await commands["Caching on/off"].callback()
+        await pilot.pause()
+        assert not screen.tokens.caching
+
+
+async def test_reported_cache_reads_are_shown_beside_the_models(tmp_path):
+    import dataclasses
+
+    from engine.history.turn import Usage
+    from engine.trace import load_trace, save_trace
+    trace = load_trace(sample("tool_heavy"))
+    turns = tuple(dataclasses.replace(t, usage=Usage(2000, 50, 1024 * (i > 0)))
+                  for i, t in enumerate(trace.turns))
+    agent = dataclasses.replace(trace.agent, llm="openai:gpt-4.1")
+    path = tmp_path / "reported.json"
+    save_trace(dataclasses.replace(trace, turns=turns, agent=agent), path)
+    app = PtcApp(path)
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_tokens(app, pilot)
+        modelled = sum(s.read for s in screen.tokens.splits("coalesced"))
+        text = str(screen.query_one("#token-reported", Static).content)
+        assert f"cached: {1024 * (len(turns) - 1):,} reported, {modelled:,} by the cache " \
+            f"model ({len(turns)} turns)" in text

@@ -168,3 +168,100 @@ def test_any_option_given_as_name_equals_value_counts_as_the_engine_renders(cli,
                     for m, _ in render_turns(s, trace.turns, trace.context(), opts)]
         assert [t["input_tokens"][s] for t in doc["turns"]] == expected
     assert doc["options"][name] == value
+
+
+TOOL_HEAVY = str(trace_path(next(p for p in SAMPLES if p.stem == "tool_heavy")))
+
+
+def test_costs_with_caching_split_every_request_and_price_each_part(cli):
+    doc = json.loads(cli("stats", TOOL_HEAVY, "--model", "gpt-4.1", "--json").out)
+    assert doc["caching"] == {"family": "openai", "min_prefix_tokens": 1024,
+                              "granularity_tokens": 128, "lifetime_seconds": 300.0,
+                              "breakpoints": False}
+    price = price_for("gpt-4.1")
+    for s in ALL:
+        total = doc["totals"][s]
+        cached = [t["cached_tokens"][s] for t in doc["turns"]]
+        assert total["cached_tokens"] == sum(cached) > 0
+        assert all(n == 0 or (n >= 1024 and n % 128 == 0) for n in cached)
+        assert cached[0] == 0                                   # nothing before the first
+        assert total["cache_write_tokens"] == 0                 # OpenAI: no writes billed
+        assert total["cost_with_caching_usd"] == pytest.approx(
+            ((total["input_tokens"] - total["cached_tokens"]) * price.input
+             + total["cached_tokens"] * price.cached_input) / 1e6)
+        assert total["cost_with_caching_usd"] < total["cost_usd"]
+
+
+def test_caching_can_make_the_compressing_strategy_the_dearer_one(cli):
+    """The point of modelling it: on tool_heavy `coalesced` sends fewer tokens than `full` but,
+    having broken the cached prefix, costs more once the cache is counted."""
+    totals = json.loads(cli("stats", TOOL_HEAVY, "--model", "gpt-4.1", "--json").out)["totals"]
+    full, coalesced = totals["full"], totals["coalesced"]
+    assert coalesced["cost_usd"] < full["cost_usd"]
+    assert coalesced["cost_with_caching_usd"] > full["cost_with_caching_usd"]
+    assert coalesced["saved_percent_with_caching"] < 0 < coalesced["saved_percent"]
+
+
+def test_no_cache_gives_the_figures_without_caching(cli):
+    with_cache = json.loads(cli("stats", TOOL_HEAVY, "--model", "gpt-4.1", "--json").out)
+    doc = json.loads(cli("stats", TOOL_HEAVY, "--model", "gpt-4.1", "--no-cache", "--json").out)
+    assert doc["caching"] is None
+    assert all("cost_with_caching_usd" not in t and "cached_tokens" not in t
+               for t in doc["totals"].values())
+    assert [t["cost_usd"] for t in doc["totals"].values()] == \
+        [t["cost_usd"] for t in with_cache["totals"].values()]
+    assert doc["recorded_calls"]["cached_tokens"] == 0
+    assert with_cache["recorded_calls"]["cached_tokens"] > 0
+    assert with_cache["recorded_calls"]["cost_usd"] < doc["recorded_calls"]["cost_usd"]
+    out = cli("stats", TOOL_HEAVY, "--model", "gpt-4.1", "--no-cache").out
+    assert "cost with caching" not in out and "costs without prompt caching" in out
+
+
+def test_a_model_whose_provider_does_not_cache_shows_no_caching_columns(cli):
+    out = cli("stats", TOOL_HEAVY, "--model", "ollama:llama3").out
+    assert "cost with caching" not in out and "no prompt cache for this model's provider" in out
+
+
+def test_reported_cache_reads_are_shown_beside_the_models(cli, tmp_path):
+    trace = load_trace(TOOL_HEAVY)
+    turns = tuple(dataclasses.replace(t, usage=Usage(None, None, 1024 * (i > 0)))
+                  for i, t in enumerate(trace.turns))
+    path = tmp_path / "reported.json"
+    save_trace(dataclasses.replace(trace, turns=turns), path)
+    doc = json.loads(cli("stats", path, "--model", "gpt-4.1", "--json").out)
+    reported = 1024 * (len(turns) - 1)
+    assert doc["reported_cached_tokens"] == reported
+    modelled = doc["totals"][trace.agent.history.strategy]["cached_tokens"]
+    assert doc["modelled_cached_tokens"] == modelled
+    assert [t["reported_cached_tokens"] for t in doc["turns"]][:2] == [0, 1024]
+    out = cli("stats", path, "--model", "gpt-4.1").out
+    assert (f"cache reads the provider reported (coalesced, as sent): {reported:,}; "
+            f"the cache model gives {modelled:,}") in out
+    # the recorded calls take the provider's reads, not the model's
+    assert doc["recorded_calls"]["cached_tokens"] == reported
+
+
+@pytest.fixture
+def cl100k_only(monkeypatch, tmp_path):
+    """Counts with cl100k_base whatever tiktoken has downloaded on this machine (o200k_base is
+    then unavailable offline), so pinned counts are the same everywhere."""
+    from engine.tokens import encodings
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    encodings._encoding.cache_clear()
+    encodings.load_encoding.cache_clear()
+    yield
+    encodings._encoding.cache_clear()
+    encodings.load_encoding.cache_clear()
+
+
+def test_stats_table_with_caching(cli, snapshot, cl100k_only):
+    """The tables as a user reads them, pinned (after the header lines, which name this
+    machine's path and encoding); their numbers are the JSON's."""
+    out = cli("stats", TOOL_HEAVY, "--model", "gpt-4.1").out
+    head, tables = out.split("\n\n", 1)
+    assert head.splitlines()[2].startswith("model: gpt-4.1; encoding ")
+    doc = json.loads(cli("stats", TOOL_HEAVY, "--model", "gpt-4.1", "--json").out)
+    for s, t in doc["totals"].items():
+        row = next(line for line in out.splitlines() if line.startswith(s + " "))
+        assert row.split()[-4:-2] == [f"{t['cached_tokens']:,}", f"{t['cache_write_tokens']:,}"]
+    assert tables == snapshot

@@ -77,3 +77,27 @@ def test_a_runs_cost_is_priced_from_the_providers_usage_where_reported():
     row = totals(SimpleNamespace(turns=turns), "gpt-4.1")
     assert row["cost"] == _pytest.approx(per_turn * len(turns))
     assert row["reported_input_tokens"] == 2000 * len(turns)
+
+
+def test_a_runs_cost_without_reported_cache_figures_takes_the_cache_models():
+    """The experiments report prices a run as `stats` prices the recorded calls: where the
+    provider reported no cache reads, the cache model's reads at the cached price."""
+    from types import SimpleNamespace
+
+    from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
+    from engine.trace import load_trace
+    from ptc_tui.experiments.runs import totals
+    from ptc_tui.token_stats import recorded_splits, run_costs
+    from sample_traces import HERE
+    turns = load_trace(HERE / "tool_heavy.json").turns
+    counter = TokenCounter(encoding_for_model("gpt-4.1"))
+    row = totals(SimpleNamespace(turns=turns), "gpt-4.1")
+    price = price_for("gpt-4.1")
+    splits = recorded_splits(turns, counter, "gpt-4.1")
+    assert sum(s.read for s in splits) > 0
+    outputs = sum(counter.count(t.raw_response) for t in turns)
+    assert row["cost"] == pytest.approx(
+        (sum(s.uncached for s in splits) * price.input + sum(s.read for s in splits)
+         * price.cached_input + outputs * price.output) / 1e6)
+    assert row["cost"] < total_cost(run_costs(turns, price, counter, "gpt-4.1",
+                                              caching=False)).usd

@@ -17,6 +17,11 @@ output = 8.0
 input = 0.5
 cached_input = 0.125
 output = 2
+[models."zeta"]
+input = 4
+cached_input = 0.4
+cache_write = 5
+output = 20
 """
 
 
@@ -91,6 +96,30 @@ def test_a_call_prices_uncached_input_cached_input_and_output_each_at_its_own_ra
     # a model without a cached rate bills the cache hits as ordinary input
     alpha = call_cost(small.price_for("alpha"), TokenCounter(), MESSAGES, REPLY, 5000, 500, 4000)
     assert alpha.usd == pytest.approx((5000 * 2.0 + 500 * 8.0) / 1e6)
+
+
+def test_cache_writes_are_billed_at_cache_write_else_at_input(small):
+    beta = small.price_for("zeta")
+    assert beta.cache_write == 5.0 and small.price_for("alpha").cache_write is None
+    c = call_cost(beta, TokenCounter(), MESSAGES, REPLY, input_tokens=5000, output_tokens=100,
+                  cached_tokens=3000, cache_write_tokens=1500)
+    assert (c.cached_tokens, c.cache_write_tokens) == (3000, 1500)
+    assert c.usd == pytest.approx((500 * 4 + 3000 * 0.4 + 1500 * 5 + 100 * 20) / 1e6)
+    plain = call_cost(small.price_for("alpha"), TokenCounter(), MESSAGES, REPLY, 5000, 100, 0,
+                      1500)
+    assert plain.usd == pytest.approx((5000 * 2.0 + 100 * 8.0) / 1e6)
+    # a write reported beyond the prompt is cut to what is left of it
+    assert call_cost(beta, TokenCounter(), MESSAGES, REPLY, 100, 0, 80, 500).cache_write_tokens \
+        == 20
+    assert total_cost([c, c]).cache_write_tokens == 3000
+
+
+def test_the_shipped_anthropic_cache_writes_are_about_a_quarter_above_input(monkeypatch):
+    """Claude 3 Haiku's $0.30 is Anthropic's rounding of 1.25 x $0.25."""
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    written = [p for p in load_prices().models.values() if p.cache_write is not None]
+    assert written and all(p.model.startswith("claude") for p in written)
+    assert all(p.cache_write == pytest.approx(p.input * 1.25, rel=0.05) for p in written)
 
 
 def test_a_count_the_provider_did_not_report_is_counted_and_marked(small):

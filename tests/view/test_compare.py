@@ -112,3 +112,21 @@ def test_each_side_is_priced_from_the_providers_usage_part_by_part():
     assert c.b.cost == pytest.approx(per_turn * n)
     assert c.a.cost is None                     # a scripted run: no model, no price
     assert [p.b.input_tokens for p in c.pairs] == [2000] * n
+
+
+def test_a_side_without_reported_cache_figures_is_priced_with_the_cache_model():
+    """The compare screen's cost is `stats`' cost of the recorded calls, prompt caching
+    included: the same number from the same function."""
+    import dataclasses
+    from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
+    from ptc_tui.token_stats import run_costs
+    trace = load_trace(HERE / "tool_heavy.json")
+    agent = dataclasses.replace(trace.agent, llm="openai:gpt-4.1")
+    priced = dataclasses.replace(trace, agent=agent)
+    c = Comparison.of(trace, priced)
+    counter = TokenCounter(encoding_for_model("gpt-4.1"))
+    price = price_for("gpt-4.1")
+    with_cache = total_cost(run_costs(trace.turns, price, counter, "openai:gpt-4.1")).usd
+    without = total_cost(run_costs(trace.turns, price, counter, "openai:gpt-4.1",
+                                   caching=False)).usd
+    assert c.b.cost == pytest.approx(with_cache) and with_cache < without

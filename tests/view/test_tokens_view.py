@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.tokens import Price, PriceTable, cost, load_prices
+from engine.tokens import Price, PriceTable, TokenCounter, cost, load_prices
 from ptc_tui.token_stats import TokenStats, TurnTokens, token_stats
 from ptc_tui.view.tokens import (FULL_BLOCK, MARKER, TokenChart, TokenView, blocks, cost_text,
                                  model_choices, percent_text, price_text)
@@ -69,7 +69,40 @@ def test_totals_match_token_stats_under_the_main_views_options(view):
     assert [(r.strategy, r.tokens, r.saved, r.saved_percent) for r in tokens.totals()] == \
         [(t.strategy, t.tokens, t.saved, t.saved_percent) for t in expected.totals]
     assert [r.strategy for r in tokens.totals() if r.current] == ["namespaced"]
-    assert tokens.stats.turns == expected.turns
+    assert [(t.number, t.status, t.tokens, t.reported) for t in tokens.stats.turns] == \
+        [(t.number, t.status, t.tokens, t.reported) for t in expected.turns]
+
+
+def test_caching_figures_match_token_stats_for_the_picked_model(view):
+    """The view's per-turn split and its costs with caching are the ones `stats` gives for the
+    same model (one cache model, one cost function)."""
+    main = view("strategy_comparison").with_options(println_limit=2)
+    tokens = TokenView.of(main, TABLE).with_model("gpt-4o")
+    expected = token_stats(main.trace, overrides={"println_limit": 2}, model="gpt-4o",
+                           counter=TokenCounter(main.renders.counter.encoding))
+    assert tokens.turn_cache() == tuple(t.cache for t in expected.turns)
+    assert any(split.read for turn in tokens.turn_cache() for split in turn.values())
+    rows = tokens.totals()
+    assert [(r.cached, r.cache_write) for r in rows] == \
+        [(t.cached, t.cache_write) for t in expected.totals]
+    price = TABLE.models["gpt-4o"]       # no cached_input here: OpenAI's ratio (half) applies
+    for row, split in zip(rows, (tokens.splits(s) for s in tokens.stats.strategies)):
+        uncached, read = sum(x.uncached for x in split), sum(x.read for x in split)
+        assert row.cost_with_caching == pytest.approx(
+            (uncached * price.input + read * price.input / 2) / 1e6)
+        assert row.cost_with_caching < row.cost
+
+
+def test_caching_off_shows_the_costs_without_it(view):
+    tokens = TokenView.of(view("strategy_comparison"), TABLE).with_model("gpt-4o")
+    off = tokens.with_caching(False)
+    assert all(r.cost_with_caching is None and r.cached == 0 for r in off.totals())
+    assert [r.shown_cost for r in off.totals()] == [r.cost for r in tokens.totals()]
+    assert "without prompt caching" in off.summary()
+    assert "with prompt caching (openai rules" in tokens.summary()
+    assert all(b.cached == 0 for r in off.chart(1, 100).rows for b in r.bars)
+    cached_bars = [b for r in tokens.chart(1, 100).rows for b in r.bars if b.cached]
+    assert cached_bars and all(0 < b.cached_eighths <= b.eighths for b in cached_bars)
 
 
 def test_counts_reuse_the_main_views_counter(view):

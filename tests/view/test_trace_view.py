@@ -110,3 +110,22 @@ def test_header(view):
     assert h.saved == h.full_tokens - h.tokens
     assert h.saved_percent == pytest.approx(100 * h.saved / h.full_tokens)
     assert dict(v.with_options(println_limit=4).header().limits)["println_limit"] == 4
+
+
+def test_the_headers_run_cost_is_the_recorded_calls_with_the_cache_model():
+    """The main screen prices the recorded calls as `stats`, compare and experiments do."""
+    import dataclasses
+
+    from engine.tokens import price_for, total_cost
+    from engine.trace import load_trace
+    from ptc_tui.token_stats import run_costs
+    from sample_traces import HERE
+    trace = load_trace(HERE / "tool_heavy.json")
+    trace = dataclasses.replace(trace, agent=dataclasses.replace(trace.agent,
+                                                                 llm="openai:gpt-4.1"))
+    view = TraceView.of(trace)
+    counter = TokenCounter(view.renders.counter.encoding)
+    calls = run_costs(trace.turns, price_for("gpt-4.1"), counter, "openai:gpt-4.1")
+    assert [c.cached_tokens for c in view.calls()] == [c.cached_tokens for c in calls]
+    assert any(c.cached_tokens for c in calls)
+    assert view.header().totals.cost == pytest.approx(total_cost(calls).usd)
