@@ -96,8 +96,11 @@ def run_all(experiment: Experiment, runs: list[Run], kept: list[dict], jobs: int
             save()
 
     try:
-        while pending and not stop.is_set():
+        while pending:
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            if stop.is_set():               # a run may have ended Stopped: keep_the_finished
+                pending |= finished
+                break
             for future in finished:
                 rows.append(future.result())
                 taken.add(future)

@@ -115,7 +115,7 @@ class ExperimentScreen(Screen):
     def live_status(self) -> str:
         live = self.live
         if live.error is not None:
-            return f"stopped: {live.error}"
+            return f"stopped: {live.error or type(live.error).__name__}"
         if self.running:
             done = self.progress.line() if self.progress else "starting"
             return f"running: {done} · ctrl+c stops, keeping the finished runs"
