@@ -105,6 +105,8 @@ def on_screen(experiment: Experiment, runs: list, kept: list[dict], jobs: int,
     live = InBackground(experiment, runs, kept, jobs)
     code = run_app(experiment=ExperimentView.of(folder), live_experiment=live,
                    spans=experiment.spans)
+    if live.running:
+        out.line("stopping: the runs in progress end after their turn")
     live.stop()
     live.wait()
     if live.error is not None:

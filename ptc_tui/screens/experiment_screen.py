@@ -131,8 +131,13 @@ class ExperimentScreen(Screen):
             pass
 
     def on_experiment_screen_progressed(self, event: Progressed) -> None:
+        """Twice a second (the clock moves on), and after each finished run (a new row)."""
+        done = self.progress.done if self.progress else None
         self.progress = event.progress
-        self.update_view(ExperimentView.of(self.view.folder))
+        if event.progress.done != done:
+            self.update_view(ExperimentView.of(self.view.folder))
+        else:
+            self.query_one("#experiment-header", Static).update(self.header_text())
 
     def on_experiment_screen_ended(self, event: Ended) -> None:
         self.update_view(ExperimentView.of(self.view.folder))
