@@ -72,13 +72,18 @@ class PtcApp(WhatIf, App):
     def __init__(self, trace_path: str | Path | None = None, *,
                  session: Session | None = None, save_path: str | Path | None = None,
                  compare: tuple[Path, Path] | None = None,
-                 experiment: ExperimentView | None = None) -> None:
+                 experiment: ExperimentView | None = None, live_experiment=None,
+                 spans=None) -> None:
         """Open the trace at `trace_path` (a file that cannot be read, or a small broken one,
         raises TraceError before the app starts; a larger one is read once the app shows
         "loading", and a failure then ends the app with return code 2 and `error_line`), step
         `session` live, saving it to `save_path` after every turn, compare the two traces
-        of `compare`, or show `experiment`."""
+        of `compare`, or show `experiment` (filling in as `live_experiment`, an
+        experiments.runner.InBackground, makes its runs). `spans` (a SpanStream) shows its
+        warning here."""
         super().__init__()
+        self.live_experiment = live_experiment
+        self.spans = spans
         self.experiment = experiment
         self.session = session
         self.save_path = Path(save_path) if save_path is not None else None
@@ -102,9 +107,11 @@ class PtcApp(WhatIf, App):
         for signum in SIGNALS:
             loop.add_signal_handler(signum, self.stop_on_signal, signum)
         self._name_autosaves()
+        if self.spans is not None:
+            self.spans.warn = self.warn_from_thread
         if self.experiment is not None:
             self.sub_title = f"experiment: {self.experiment.folder.name}"
-            self.push_screen(ExperimentScreen(self.experiment))
+            self.push_screen(ExperimentScreen(self.experiment, live=self.live_experiment))
         elif self._comparison is not None:
             self.sub_title = "compare"
             self.push_screen(CompareScreen(self._comparison))
@@ -225,6 +232,15 @@ class PtcApp(WhatIf, App):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 
+    def warn_from_thread(self, line: str) -> None:
+        """A warning from another thread (the spans' sender) as a notification (notify posts
+        a message: thread-safe, and it never waits for the app)."""
+        try:
+            self.notify(escape_controls(line), title="OTLP", severity="warning", timeout=10,
+                        markup=False)
+        except RuntimeError:        # the app is not running (any more): say it on stderr
+            _tell(f"warning: OTLP: {line}")
+
     # --- signals -------------------------------------------------------------------------------
     def stop_on_signal(self, signum: int) -> None:
         """SIGINT, SIGTERM, SIGHUP (a closed terminal): save a live run's unsaved turns (to its
@@ -277,14 +293,15 @@ def _help(binding: Binding) -> str:
 
 def run_app(path=None, session: Session | None = None, save_path=None,
             compare: tuple[Path, Path] | None = None,
-            experiment: ExperimentView | None = None) -> int:
+            experiment: ExperimentView | None = None, live_experiment=None,
+            spans=None) -> int:
     """Open the trace at `path`, step `session` live (saving it to `save_path` after every
     turn), compare two trace files, or show an experiment; 0 once the user quits, 2 (and a message) for a trace
     file that cannot be read, 128 + the signal's number when a signal ended it (its live run
     saved first)."""
     try:
         app = PtcApp(path, session=session, save_path=save_path, compare=compare,
-                     experiment=experiment)
+                     experiment=experiment, live_experiment=live_experiment, spans=spans)
     except TraceError as e:
         print(f"ptc-tui: {one_line(str(e))}", file=sys.stderr)
         return 2

@@ -41,6 +41,14 @@ def trace_model(trace: Trace) -> str | None:
     return trace.agent.llm if prefix in MODEL_PROVIDERS and rest.strip() else None
 
 
+def call_counter(trace: Trace):
+    """`counted(turn) -> (input_tokens, output_tokens)`: our own count of a turn's request and
+    reply with the encoding of the trace's model (engine.trace.otel's token counts)."""
+    counter = TokenCounter(encoding_for_model(trace_model(trace)))
+    return lambda turn: (counter.count_messages(turn.messages).total,
+                         counter.count(turn.raw_response))
+
+
 def turn_cost(turn: Turn, price: Price | None, counter: TokenCounter,
               modelled: CacheSplit | None = None) -> CallCost:
     """What `turn`'s LLM call cost: its recorded request and reply at `price`, with the

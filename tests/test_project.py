@@ -20,7 +20,7 @@ def test_engine_layers_import_only_downward_and_no_ui_library(layer):
     code = (f"import sys, engine.{layer}; "
             "print(' '.join(sorted({m.split('.')[1] for m in sys.modules "
             "if m.startswith('engine.') and m.count('.') >= 1} | "
-            "{m for m in ('textual', 'rich') if m in sys.modules})))")
+            "{m for m in ('textual', 'rich', 'opentelemetry') if m in sys.modules})))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     loaded = set(out.stdout.split()) - {layer}

@@ -161,6 +161,7 @@ class Session:
         self.memory: dict = {}
         self.result: Step | None = None
         self.parent: Parent | None = None
+        self.watchers: list = []      # called with the session after each turn and at its end
         self._renderer = STRATEGIES[opts.strategy](self.context, opts)
 
     def take_over(self, turns, memory, parent: Parent) -> None:
@@ -205,6 +206,7 @@ class Session:
             raise
         self._record(turn)
         self._after(turn)
+        self._tell_watchers()
         return turn
 
     def _record(self, turn: Turn) -> None:
@@ -229,6 +231,11 @@ class Session:
     def finish(self, value=None, fail: Failure | None = None) -> None:
         """End the run (the app ends a live run it stops early this way)."""
         self.result = Step(tuple(self.turns), value, fail)
+        self._tell_watchers()
+
+    def _tell_watchers(self) -> None:
+        for watcher in self.watchers:
+            watcher(self)
 
     def trace(self, created_at: str | None = None) -> Trace:
         """The run so far as a Trace, ready to save; `created_at` pins the clock."""

@@ -35,51 +35,33 @@ STATUS_ERROR = 2
 
 # --- export --------------------------------------------------------------------------------
 
-def dumps_otlp(trace: Trace) -> str:
-    """`to_otlp(trace)` as JSON text."""
-    return json.dumps(to_otlp(trace), ensure_ascii=False, indent=1)
+def dumps_otlp(trace: Trace, counted=None) -> str:
+    """`to_otlp(trace, counted)` as JSON text."""
+    return json.dumps(to_otlp(trace, counted), ensure_ascii=False, indent=1)
 
 
-def to_otlp(trace: Trace) -> dict:
-    """The trace as an OTLP/JSON `TracesData` document: one resource, one scope, the spans."""
+def to_otlp(trace: Trace, counted=None) -> dict:
+    """The trace as an OTLP/JSON `TracesData` document: one resource, one scope, the spans.
+    `counted(turn) -> (input_tokens, output_tokens)`, our own count of a turn's request and
+    reply, fills the token counts a provider did not report (`otel_attributes.token_counts`)."""
     doc = trace_to_json(trace)
     trace_id = _hex_id(doc, 32)
-    provider, model = llm_provider_model(trace.agent.llm)
-    llm_attrs = [attr("gen_ai.provider.name", provider), attr("gen_ai.request.model", model)]
-    tools = {t.name: t.description for t in trace.agent.tools}
-
+    root_id = _span_id(trace_id, "run")
     # times: the run ends at `created_at` (when it was saved), each turn takes llm_ms + run_ms
-    total = sum(_ns(t.llm_ms) + _ns(t.run_ms) for t in trace.turns)
+    total = duration_ns(trace.turns)
     end = _epoch_ns(trace.created_at)
     start = max(end - total, 0)
-    end = start + total
-
-    # every span of the run says which conversation it belongs to: the run's own trace id
-    conversation = attr("gen_ai.conversation.id", trace_id)
-    root_id = _span_id(trace_id, "run")
-    spans = [_span(trace_id, root_id, "", _name(INVOKE_AGENT, trace.agent.name), KIND_INTERNAL,
-                   start, end, [*root_attrs(trace, doc, llm_attrs), conversation],
-                   _root_status(trace))]
-    cursor = start
+    spans, cursor = [], start
     for turn, turn_doc in zip(trace.turns, doc["turns"], strict=True):
-        llm_end = cursor + _ns(turn.llm_ms)
-        turn_end = llm_end + _ns(turn.run_ms)
-        ran = turn.error is None or turn.error.reason not in REPLY_FAILURES
-        status = None if turn.error is None else \
-            {"code": STATUS_ERROR, "message": f"{turn.error.reason}: {turn.error.message}"}
-        spans.append(_span(trace_id, _span_id(trace_id, f"turn {turn.number}"), root_id,
-                           _name(CHAT, model), KIND_CLIENT, cursor, llm_end,
-                           [*chat_attrs(turn, turn_doc, llm_attrs), conversation],
-                           None if ran else status))
-        if ran:
-            program_id = _span_id(trace_id, f"turn {turn.number} program")
-            spans.append(_span(trace_id, program_id, root_id, EXECUTE_PROGRAM, KIND_INTERNAL,
-                               llm_end, turn_end,
-                               [*program_attrs(turn, turn_doc), conversation], status))
-            spans += _tool_spans(trace_id, turn, program_id, llm_end, turn_end, tools,
-                                 conversation)
-        cursor = turn_end
+        turn_spans, cursor = spans_of_turn(trace, turn, turn_doc, trace_id, root_id, cursor,
+                                           counted)
+        spans += turn_spans
+    spans.insert(0, root_span(trace, doc, trace_id, root_id, start, start + total))
+    return document(trace, spans)
 
+
+def document(trace: Trace, spans: list) -> dict:
+    """An OTLP/JSON `TracesData` holding `spans` of `trace`'s run: one resource, one scope."""
     scope = {"name": SERVICE}
     if trace.engine_version:
         scope["version"] = trace.engine_version
@@ -88,6 +70,49 @@ def to_otlp(trace: Trace) -> dict:
                                     attr("ptc.engine_version", trace.engine_version)]},
         "scopeSpans": [{"scope": scope, "spans": spans}],
     }]}
+
+
+def root_span(trace: Trace, doc: dict, trace_id: str, root_id: str, start: int,
+              end: int) -> dict:
+    """The run's `invoke_agent` span; `doc` is `trace_to_json(trace)`."""
+    return _span(trace_id, root_id, "", _name(INVOKE_AGENT, trace.agent.name), KIND_INTERNAL,
+                 start, end, [*root_attrs(trace, doc, _llm_attrs(trace)),
+                              _conversation(trace_id)], _root_status(trace))
+
+
+def spans_of_turn(trace: Trace, turn: Turn, turn_doc: dict, trace_id: str, root_id: str,
+                  start: int, counted=None) -> tuple[list, int]:
+    """A turn's spans from `start` (ns), under the run's span: the chat span, then (when a
+    program ran) its execute_program span with a span per tool call; and when they end."""
+    conversation = _conversation(trace_id)
+    llm_end = start + _ns(turn.llm_ms)
+    turn_end = llm_end + _ns(turn.run_ms)
+    ran = turn.error is None or turn.error.reason not in REPLY_FAILURES
+    status = None if turn.error is None else \
+        {"code": STATUS_ERROR, "message": f"{turn.error.reason}: {turn.error.message}"}
+    spans = [_span(trace_id, _span_id(trace_id, f"turn {turn.number}"), root_id,
+                   _name(CHAT, llm_provider_model(trace.agent.llm)[1]), KIND_CLIENT, start,
+                   llm_end, [*chat_attrs(turn, turn_doc, _llm_attrs(trace), counted),
+                             conversation], None if ran else status)]
+    if ran:
+        program_id = _span_id(trace_id, f"turn {turn.number} program")
+        spans.append(_span(trace_id, program_id, root_id, EXECUTE_PROGRAM, KIND_INTERNAL,
+                           llm_end, turn_end, [*program_attrs(turn, turn_doc), conversation],
+                           status))
+        tools = {t.name: t.description for t in trace.agent.tools}
+        spans += _tool_spans(trace_id, turn, program_id, llm_end, turn_end, tools,
+                             conversation)
+    return spans, turn_end
+
+
+def _llm_attrs(trace: Trace) -> list:
+    provider, model = llm_provider_model(trace.agent.llm)
+    return [attr("gen_ai.provider.name", provider), attr("gen_ai.request.model", model)]
+
+
+def _conversation(trace_id: str) -> dict:
+    """Every span of a run says which conversation it belongs to: the run's own trace id."""
+    return attr("gen_ai.conversation.id", trace_id)
 
 
 def _tool_spans(trace_id, turn: Turn, program_id, start, end, tools, conversation) -> list:
@@ -141,9 +166,24 @@ def _hex_id(doc: dict, length: int) -> str:
     return digest if digest.strip("0") else digest[:-1] + "1"      # all zeros is invalid
 
 
+def new_trace_id() -> str:
+    """A random trace id (a live run's: its content, and so its hash, is not known yet)."""
+    import secrets
+    return secrets.token_hex(16)
+
+
+def root_span_id(trace_id: str) -> str:
+    return _span_id(trace_id, "run")
+
+
 def _span_id(trace_id: str, path: str) -> str:
     digest = hashlib.sha256(f"{trace_id}/{path}".encode()).hexdigest()[:16]
     return digest if digest.strip("0") else digest[:-1] + "1"
+
+
+def duration_ns(turns) -> int:
+    """How long `turns` took, one after another (LLM calls and programs), in nanoseconds."""
+    return sum(_ns(t.llm_ms) + _ns(t.run_ms) for t in turns)
 
 
 def _ns(ms: float) -> int:
@@ -236,6 +276,11 @@ def _attributes(span: dict, where: str) -> dict:
             raise _NotOurs(f"{where}.attributes[{i}]: expected {{key, value}}")
         attrs[kv["key"]] = _any_value(kv["value"])
     return attrs
+
+
+def attr_value(kv: dict):
+    """The Python value of one OTLP/JSON KeyValue written by `attr`."""
+    return _any_value(kv["value"])
 
 
 def _any_value(v: dict):

@@ -46,8 +46,9 @@ def root_attrs(trace: Trace, doc: dict, llm_attrs: list) -> list:
     return attrs
 
 
-def chat_attrs(turn: Turn, turn_doc: dict, llm_attrs: list) -> list:
-    """The LLM call: request, response, usage as reported, and the turn's JSON (read back)."""
+def chat_attrs(turn: Turn, turn_doc: dict, llm_attrs: list, counted=None) -> list:
+    """The LLM call: request, response, usage as reported, token counts (`token_counts`), and
+    the turn's JSON (read back)."""
     attrs = [attr("gen_ai.operation.name", CHAT), *llm_attrs]
     r = turn.response
     finish = r and (r.finish_reason or r.provider_finish_reason)
@@ -66,6 +67,8 @@ def chat_attrs(turn: Turn, turn_doc: dict, llm_attrs: list) -> list:
             ("gen_ai.usage.cache_creation.input_tokens", usage.cache_write_tokens),
             ("gen_ai.usage.reasoning.output_tokens", usage.reasoning_tokens))
             if value is not None]
+    if counted is not None:
+        attrs += token_counts(turn, counted)
     # finish_reason only as recorded: a scripted reply's end was never reported
     output = {"role": "assistant", "parts": [{"type": "text", "content": turn.raw_response}]}
     attrs += [
@@ -79,6 +82,28 @@ def chat_attrs(turn: Turn, turn_doc: dict, llm_attrs: list) -> list:
     if turn.error is not None and turn.error.reason in REPLY_FAILURES:
         attrs += error_attrs(turn.error)
     attrs.append(attr("ptc.turn", to_json(turn_doc)))      # what from_otlp reads back
+    return attrs
+
+
+def token_counts(turn: Turn, counted) -> list:
+    """The call's token counts under the names backends read counts from (OpenInference's
+    `llm.token_count.*`: Arize Phoenix; Langfuse reads them too): the provider's where it
+    reported them (they are in `gen_ai.usage.*` too), else `counted(turn)`, our own count of
+    the request and reply, and then `ptc.token_count.counted` is true (counted, not
+    reported)."""
+    usage = turn.usage
+    reported_in = usage.input_tokens if usage is not None else None
+    reported_out = usage.output_tokens if usage is not None else None
+    if reported_in is None or reported_out is None:
+        input_counted, output_counted = counted(turn)
+    prompt = input_counted if reported_in is None else reported_in
+    completion = output_counted if reported_out is None else reported_out
+    attrs = [attr("llm.token_count.prompt", prompt),
+             attr("llm.token_count.completion", completion),
+             attr("llm.token_count.total", prompt + completion)]
+    if usage is not None and usage.cached_tokens is not None:
+        attrs.append(attr("llm.token_count.prompt_details.cache_read", usage.cached_tokens))
+    attrs.append(attr("ptc.token_count.counted", reported_in is None or reported_out is None))
     return attrs
 
 

@@ -19,8 +19,10 @@ from ptc_tui.commands.common import CommandError, print_json, usd, whole_number
 from ptc_tui.commands.output import Column, Output
 from ptc_tui.experiments.plan import (TURN_BUDGET, OptionSet, option_sets, parse_setting,
                                       plan_runs)
-from ptc_tui.experiments.record import FILE_NAME, ExperimentError, load_experiment
-from ptc_tui.experiments.runner import Experiment, Progress, run_all
+from ptc_tui.commands.otlp import add_otlp_option, streamed
+from ptc_tui.experiments.record import (FILE_NAME, ExperimentError, experiment_doc,
+                                        load_experiment, save_experiment)
+from ptc_tui.experiments.runner import Experiment, InBackground, Progress, run_all
 from ptc_tui.experiments.runs import success_rule
 from ptc_tui.experiments.summary import SetSummary, summarize
 from ptc_tui.signals import Interrupted, interruptible
@@ -55,6 +57,7 @@ def add_parser(sub) -> None:
     p.add_argument("--resume", action="store_true", help="continue the experiment in DIR, "
                    "skipping the runs it already saved")
     p.add_argument("--json", action="store_true", help="the result as JSON for machines")
+    add_otlp_option(p)
     p.set_defaults(func=run)
 
 
@@ -83,7 +86,43 @@ def run(args: argparse.Namespace, out: Output) -> int:
     folder = Path(args.out)
     kept = prepare_folder(folder, args.resume, header, sets)
     runs = plan_runs(sets, args.repeat, args.seed)
-    experiment = Experiment(agent_file, make_llm, folder, header, model)
+    with streamed(args.otlp_endpoint) as spans:
+        experiment = Experiment(agent_file, make_llm, folder, header, model, spans)
+        if sys.stdout.isatty() and not args.json:
+            return on_screen(experiment, runs, kept, args.jobs, sets, out)
+        return headless(experiment, runs, kept, args, sets, out)
+
+
+def on_screen(experiment: Experiment, runs: list, kept: list[dict], jobs: int,
+              sets: list[OptionSet], out: Output) -> int:
+    """The experiment screen filling in as runs finish; once the app is left, the runs still
+    going are stopped (the finished ones kept) and the result table printed. 0 when every run
+    finished, 130 (as Ctrl-C) when it was stopped before, 128 + N on signal N."""
+    from ptc_tui.app import run_app          # Textual loads only for the app
+    from ptc_tui.view.experiment import ExperimentView
+    folder, header = experiment.out_dir, experiment.header
+    save_experiment(folder, experiment_doc(header, kept, finished=False))
+    live = InBackground(experiment, runs, kept, jobs)
+    code = run_app(experiment=ExperimentView.of(folder), live_experiment=live,
+                   spans=experiment.spans)
+    if live.running:
+        out.line("stopping: the runs in progress end after their turn")
+    live.stop()
+    live.wait()
+    if live.error is not None:
+        raise live.error
+    rows = load_experiment(folder)["runs"]
+    if not live.finished:
+        out.line(f"stopped after {len(rows)} of {len(runs)} runs; {folder / FILE_NAME} holds "
+                 "them (--resume continues)")
+    show(header, sets, rows, folder, False, out)
+    return code or (0 if live.finished else 130)
+
+
+def headless(experiment: Experiment, runs: list, kept: list[dict], args: argparse.Namespace,
+             sets: list[OptionSet], out: Output) -> int:
+    """The runs with a progress line on stderr (when it is a terminal), then the table."""
+    folder, header = experiment.out_dir, experiment.header
     progress = ProgressLine() if sys.stderr.isatty() else None
     try:
         with interruptible():
@@ -142,19 +181,12 @@ class ProgressLine:
     """`12/40 runs · 3 not successful · 0:14 elapsed · ~0:33 left`, redrawn in place on stderr."""
 
     def __call__(self, p: Progress) -> None:
-        left = "" if p.remaining is None else f" · ~{clock(p.remaining)} left"
-        sys.stderr.write(f"\r\x1b[K{p.done}/{p.total} runs · {p.failures} not successful · "
-                         f"{clock(p.elapsed)} elapsed{left}")
+        sys.stderr.write(f"\r\x1b[K{p.line()}")
         sys.stderr.flush()
 
     def clear(self) -> None:
         sys.stderr.write("\r\x1b[K")
         sys.stderr.flush()
-
-
-def clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}:{secs:02d}"
 
 
 def show(header: dict, sets: list[OptionSet], rows: list[dict], folder: Path, as_json: bool,

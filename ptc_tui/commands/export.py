@@ -13,7 +13,9 @@ from engine.trace.disk import read_text, write_atomically
 from engine.trace.files import MAX_FILE_BYTES
 from engine.agent.open_trace import is_inspection_file
 from ptc_tui.commands.common import CommandError, add_force_option, check_target, read_trace
+from ptc_tui.commands.otlp import open_stream
 from ptc_tui.commands.output import Output
+from ptc_tui.token_stats import call_counter
 
 
 def add_parser(sub) -> None:
@@ -23,6 +25,9 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("otel",), required=True,
                    help="otel: OTLP/JSON TracesData (GenAI semantic conventions)")
     p.add_argument("-o", "--output", metavar="OUT", help="file to write (default: stdout)")
+    p.add_argument("--endpoint", metavar="URL", help="send the spans to this OTLP/HTTP "
+                   "endpoint instead (a collector's base URL; /v1/traces is added; the "
+                   "OTEL_EXPORTER_OTLP_HEADERS variable is read); needs ptc-tui[otel]")
     add_force_option(p)
     p.set_defaults(func=export)
     p = sub.add_parser("import", help="read an OTLP/JSON export, or a ptc_runner run's "
@@ -42,9 +47,29 @@ def add_parser(sub) -> None:
 
 def export(args: argparse.Namespace, out: Output) -> int:
     from engine.trace.otel import dumps_otlp
+    if args.endpoint:
+        return send(args, out)
     if args.output:
         check_target(args.output, args.force)
-    write(dumps_otlp(read_trace(args.trace)), args.output)
+    trace = read_trace(args.trace)
+    write(dumps_otlp(trace, call_counter(trace)), args.output)
+    return 0
+
+
+def send(args: argparse.Namespace, out: Output) -> int:
+    """The trace's spans to --endpoint; 1 (and one line) when they could not be sent."""
+    if args.output:
+        raise CommandError(f"{args.output}: --endpoint sends the spans; give -o or --endpoint")
+    trace = read_trace(args.trace)
+    stream = open_stream(args.endpoint)
+    stream.warn = lambda line: None              # said below, once it is over
+    stream.send_trace(trace)
+    stream.close()
+    if stream.failure is not None:
+        print(f"ptc-tui: {stream.url}: cannot send the spans: {stream.failure}",
+              file=sys.stderr)
+        return 1
+    out.line(f"sent the spans of {args.trace} ({len(trace.turns)} turns) to {stream.url}")
     return 0
 
 

@@ -13,6 +13,7 @@ from engine.trace import load_trace
 from ptc_tui.agent_files import load_agent_file
 from ptc_tui.commands.common import (CommandError, add_force_option, add_limit_options,
                                      check_target, overrides, whole_number)
+from ptc_tui.commands.otlp import add_otlp_option, streamed
 from ptc_tui.commands.output import Output
 from ptc_tui.commands.run import compress_option, drive
 
@@ -41,6 +42,7 @@ def add_parser(sub) -> None:
     p.add_argument("--no-tui", action="store_true",
                    help="run headless (the default when stdout is not a terminal); otherwise "
                    "the app steps the fork a turn per key press")
+    add_otlp_option(p)
     p.set_defaults(func=run)
 
 
@@ -73,9 +75,14 @@ def start(args: argparse.Namespace):
 
 def run(args: argparse.Namespace, out: Output) -> int:
     session = start(args)
-    if not args.no_tui and sys.stdout.isatty():
-        from ptc_tui.app import run_app          # Textual loads only for the app
-        return run_app(session=session, save_path=args.output)
+    with streamed(args.otlp_endpoint, session) as spans:
+        if not args.no_tui and sys.stdout.isatty():
+            from ptc_tui.app import run_app          # Textual loads only for the app
+            return run_app(session=session, save_path=args.output, spans=spans)
+        return drive_fork(session, args, out)
+
+
+def drive_fork(session, args: argparse.Namespace, out: Output) -> int:
     at = args.at
     taken = f"turns 1–{at - 1} taken over as recorded" if at > 2 else \
         "turn 1 taken over as recorded" if at == 2 else "no turn taken over"

@@ -15,6 +15,7 @@ from engine.trace import save_trace
 from ptc_tui.agent_files import load_agent_file
 from ptc_tui.commands.common import (add_force_option, add_limit_options, check_target,
                                      overrides, whole_number)
+from ptc_tui.commands.otlp import add_otlp_option, streamed
 from ptc_tui.commands.output import Output
 from ptc_tui.signals import Interrupted, deferred, interruptible
 from ptc_tui.token_stats import strategy_order, turn_status
@@ -53,6 +54,7 @@ def add_parser(sub) -> None:
     p.add_argument("--no-tui", action="store_true",
                    help="run headless, printing each turn (the default when stdout is not a "
                    "terminal); otherwise the app steps it a turn per key press")
+    add_otlp_option(p)
     p.set_defaults(func=run)
 
 
@@ -65,12 +67,13 @@ def run(args: argparse.Namespace, out: Output) -> int:
         agent = dataclasses.replace(agent, max_turns=args.max_turns)
     llm = open_llm(args.llm) if args.llm else agent_file.scripted_llm()
     session = agent.start(llm, compress_history=history_option(agent.compress_history, args))
-    if not args.no_tui and sys.stdout.isatty():
-        from ptc_tui.app import run_app          # Textual loads only for the app
-        return run_app(session=session, save_path=args.save)
-    out.line(f"{agent_file.path}: {agent.name}, strategy {session.opts.strategy}, "
-             f"max {agent.max_turns} turns, LLM {llm_name(llm)}")
-    return drive(session, args.save, out)
+    with streamed(args.otlp_endpoint, session) as spans:
+        if not args.no_tui and sys.stdout.isatty():
+            from ptc_tui.app import run_app          # Textual loads only for the app
+            return run_app(session=session, save_path=args.save, spans=spans)
+        out.line(f"{agent_file.path}: {agent.name}, strategy {session.opts.strategy}, "
+                 f"max {agent.max_turns} turns, LLM {llm_name(llm)}")
+        return drive(session, args.save, out)
 
 
 def drive(session, path: str | None, out: Output) -> int:

@@ -35,6 +35,17 @@ class Progress:
             return None
         return self.elapsed / self.made * (self.total - self.done)
 
+    def line(self) -> str:
+        """`12/40 runs · 3 not successful · 0:14 elapsed · ~0:33 left`"""
+        left = "" if self.remaining is None else f" · ~{clock(self.remaining)} left"
+        return (f"{self.done}/{self.total} runs · {self.failures} not successful · "
+                f"{clock(self.elapsed)} elapsed{left}")
+
+
+def clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}:{secs:02d}"
+
 
 @dataclass
 class Experiment:
@@ -43,16 +54,18 @@ class Experiment:
     out_dir: Path
     header: dict                # experiment.json's fields before the rows
     model: str | None = None    # tokens counted and priced for this model
+    spans: object = None        # a SpanStream each run's spans go to (ptc_tui.otlp_stream)
 
 
 def run_all(experiment: Experiment, runs: list[Run], kept: list[dict], jobs: int,
-            on_progress=None) -> list[dict]:
+            on_progress=None, stop: threading.Event | None = None) -> list[dict]:
     """Make every run of `runs` not already in `kept` (rows of an earlier, resumed call);
-    return all rows, in plan order."""
+    return all rows, in plan order. Setting `stop` (from another thread) stops the runs in
+    progress and returns the finished ones, as Ctrl-C does."""
     done_keys = {(r["set"], r["repeat"]) for r in kept}
     todo = [r for r in runs if (r.index, r.repeat) not in done_keys]
     rows = list(kept)
-    started, stop = time.perf_counter(), threading.Event()
+    started, stop = time.perf_counter(), stop or threading.Event()
 
     def save() -> None:
         save_experiment(experiment.out_dir, experiment_doc(
@@ -67,17 +80,12 @@ def run_all(experiment: Experiment, runs: list[Run], kept: list[dict], jobs: int
     progress()
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="experiment")
     futures = [pool.submit(make_run, run, experiment.agent_file, experiment.make_llm,
-                           experiment.out_dir, experiment.model, stop) for run in todo]
+                           experiment.out_dir, experiment.model, stop, experiment.spans)
+               for run in todo]
     pending, taken = set(futures), set()
-    try:
-        while pending:
-            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in finished:
-                rows.append(future.result())
-                taken.add(future)
-                save()
-            progress()                      # twice a second at least: the elapsed time moves on
-    except BaseException:
+
+    def keep_the_finished() -> None:
+        """Stop the runs in progress (between two turns); save the rows of the finished."""
         stop.set()
         with _signals_deferred():       # a second Ctrl-C does not cut the rows short
             for future in futures:
@@ -86,7 +94,24 @@ def run_all(experiment: Experiment, runs: list[Run], kept: list[dict], jobs: int
             rows.extend(f.result() for f in futures if f not in taken and not f.cancelled()
                         and f.exception() is None)
             save()
+
+    try:
+        while pending:
+            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            if stop.is_set():               # a run may have ended Stopped: keep_the_finished
+                pending |= finished
+                break
+            for future in finished:
+                rows.append(future.result())
+                taken.add(future)
+                save()
+            progress()                      # twice a second at least: the elapsed time moves on
+    except BaseException:
+        keep_the_finished()
         raise
+    if pending:
+        keep_the_finished()
+        progress()
     pool.shutdown(wait=True)
     return sorted(rows, key=lambda r: (r["set"], r["repeat"]))
 
@@ -98,3 +123,45 @@ def _signals_deferred():
     if threading.current_thread() is threading.main_thread():
         return deferred()
     return contextlib.nullcontext()
+
+
+class InBackground:
+    """`run_all` in a thread, for the app's live experiment screen: `start` it with callbacks
+    (called in that thread: `on_progress(Progress)` as runs finish, `on_end()` once it is
+    over); `stop` stops the runs in progress between two turns and keeps the finished ones;
+    `wait` waits for the end. `finished` says whether every planned run is in; `error` holds
+    what stopped it otherwise (a trace or experiment.json that could not be written)."""
+
+    def __init__(self, experiment: Experiment, runs: list[Run], kept: list[dict], jobs: int):
+        self.experiment, self.runs, self.kept, self.jobs = experiment, runs, kept, jobs
+        self.rows: list[dict] = list(kept)
+        self.error: Exception | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def finished(self) -> bool:
+        return len(self.rows) == len(self.runs)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, on_progress, on_end) -> None:
+        def work() -> None:
+            try:
+                self.rows = run_all(self.experiment, self.runs, self.kept, self.jobs,
+                                    on_progress, self._stop)
+            except Exception as e:          # reported by the screen and the command
+                self.error = e
+            finally:
+                on_end()
+        self._thread = threading.Thread(target=work, daemon=True, name="experiment")
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()

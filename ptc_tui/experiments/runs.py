@@ -60,14 +60,16 @@ def llm_for_run(make_llm, seed: int):
 
 
 def make_run(run: Run, agent_file: AgentFile, make_llm, out_dir: Path, model: str | None,
-             stop: threading.Event) -> dict:
+             stop: threading.Event, spans=None) -> dict:
     """Run `run` to its end, save its trace in `out_dir`, and return its row. Stopped when
-    `stop` is set between two turns."""
+    `stop` is set between two turns. With `spans` (a SpanStream), its spans go there."""
     started = time.perf_counter()
     agent = agent_file.agent
     if run.option_set.max_turns is not None:
         agent = dataclasses.replace(agent, max_turns=run.option_set.max_turns)
     session = agent.start(llm_for_run(make_llm, run.seed), compress_history=run.option_set.opts)
+    if spans is not None:
+        spans.follow(session)
     while not session.done:
         if stop.is_set():
             raise Stopped()

@@ -1,7 +1,8 @@
 """ExperimentScreen: an experiment folder: one row per option set (success rate and interval,
 turns, input tokens, cost), a chart of success rate against mean input tokens, and the runs of
 the selected set. Enter opens a run on the main screen; space marks a run, and marking a second
-one compares the two."""
+one compares the two. Shown while the experiment runs (`ptc-tui experiment` on a terminal), it
+fills in as runs finish, and ctrl+c stops it, keeping the finished runs."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.coordinate import Coordinate
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
@@ -22,6 +25,7 @@ SET_COLUMNS = ("#", "option set", "runs", "success", "95% interval", "turns", "i
 RUN_COLUMNS = ("", "repeat", "seed", "outcome", "success", "turns", "input tokens", "cost",
                "answer")
 MARKED = "●"
+STOPPED = " · stopped before its end"         # what the title says of an unfinished experiment
 
 
 class ExperimentScreen(Screen):
@@ -40,23 +44,34 @@ class ExperimentScreen(Screen):
         Binding("space", "mark", "Mark to compare", id="experiment.mark",
                 tooltip="mark the selected run; marking a second one compares the two"),
         Binding("escape", "unmark", "Clear marks", id="experiment.unmark", show=False),
+        Binding("ctrl+c", "stop_experiment", "Stop", id="experiment.stop",
+                tooltip="stop the experiment: the runs in progress end, the finished ones are "
+                "kept in experiment.json (--resume continues)"),
     ]
 
     selected: reactive[int] = reactive(0, init=False)     # the option set whose runs are shown
 
-    def __init__(self, view: ExperimentView, **kwargs) -> None:
+    class Progressed(Message):
+        """A run finished (posted from the experiment's thread)."""
+
+        def __init__(self, progress) -> None:
+            super().__init__()
+            self.progress = progress
+
+    class Ended(Message):
+        """The experiment is over: every run made, or stopped."""
+
+    def __init__(self, view: ExperimentView, live=None, **kwargs) -> None:
+        """Show `view`; with `live` (an experiments.runner.InBackground), start its runs and
+        fill in as they finish."""
         super().__init__(**kwargs)
         self.view = view
+        self.live = live
+        self.progress = None                 # the live experiment's last Progress
         self.marked: list[str] = []          # trace file names of the marked runs, in order
 
     def compose(self) -> ComposeResult:
-        header = Text()
-        header.append_text(literal(self.view.title, "bold"))
-        header.append("\n")
-        header.append_text(literal(f"{self.view.folder}", "cyan"))
-        header.append("  ·  tab: sets / runs · enter: open a run · space: mark two runs to "
-                      "compare them", "dim")
-        yield Static(header, id="experiment-header")
+        yield Static(self.header_text(), id="experiment-header")
         with Horizontal(id="experiment-top"):
             yield DataTable(cursor_type="row", zebra_stripes=True, id="experiment-sets")
             chart = Static("\n".join(self.view.chart()), id="experiment-chart")
@@ -74,6 +89,83 @@ class ExperimentScreen(Screen):
         self.query_one("#experiment-runs", DataTable).add_columns(*RUN_COLUMNS)
         self.show_runs()
         sets.focus()
+        if self.live is not None:
+            self.live.start(lambda p: self._post(self.Progressed(p)),
+                            lambda: self._post(self.Ended()))
+
+    def header_text(self) -> Text:
+        title = self.view.title
+        if self.running:
+            title = title.removesuffix(STOPPED)
+        header = Text()
+        header.append_text(literal(title, "bold"))
+        header.append("\n")
+        if self.live is not None:
+            header.append_text(literal(self.live_status() + "\n", "yellow"))
+        header.append_text(literal(f"{self.view.folder}", "cyan"))
+        header.append("  ·  tab: sets / runs · enter: open a run · space: mark two runs to "
+                      "compare them", "dim")
+        return header
+
+    # --- filling in while the experiment runs --------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.live is not None and self.live.running
+
+    def live_status(self) -> str:
+        live = self.live
+        if live.error is not None:
+            return f"stopped: {live.error or type(live.error).__name__}"
+        if self.running:
+            done = self.progress.line() if self.progress else "starting"
+            return f"running: {done} · ctrl+c stops, keeping the finished runs"
+        if live.finished:
+            return f"finished: {len(live.rows)} runs"
+        return f"stopped after {len(live.rows)} of {len(live.runs)} runs; --resume continues"
+
+    def _post(self, message: Message) -> None:
+        """From the experiment's thread; once the app has closed, there is no one to tell."""
+        try:
+            self.post_message(message)
+        except RuntimeError:
+            pass
+
+    def on_experiment_screen_progressed(self, event: Progressed) -> None:
+        """Twice a second (the clock moves on), and after each finished run (a new row)."""
+        done = self.progress.done if self.progress else None
+        self.progress = event.progress
+        if event.progress.done != done:
+            self.update_view(ExperimentView.of(self.view.folder))
+        else:
+            self.query_one("#experiment-header", Static).update(self.header_text())
+
+    def on_experiment_screen_ended(self, event: Ended) -> None:
+        self.update_view(ExperimentView.of(self.view.folder))
+        self.refresh_bindings()
+
+    def update_view(self, view: ExperimentView) -> None:
+        """Show `view` (the experiment.json written after the latest finished run): the
+        header, every option set's cells, the chart and the selected set's runs, the cursors
+        kept where they are."""
+        self.view = view
+        self.query_one("#experiment-header", Static).update(self.header_text())
+        sets = self.query_one("#experiment-sets", DataTable)
+        for i, row in enumerate(view.set_rows()):
+            for n, cell in enumerate(row):
+                sets.update_cell_at(Coordinate(i, n), literal(cell) if n == 1
+                                    else Text(cell, justify="right"), update_width=True)
+        self.query_one("#experiment-chart", Static).update("\n".join(view.chart()))
+        self.show_runs(keep_cursor=True)
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        if action == "stop_experiment":
+            return self.running         # else ctrl+c is the app's (how to quit)
+        return True
+
+    def action_stop_experiment(self) -> None:
+        self.live.stop()
+        self.notify("stopping: the runs in progress end after their turn; the finished ones "
+                    "are kept", title="experiment", markup=False)
 
     # --- the runs of the selected set ----------------------------------------------------------
     @property
@@ -83,11 +175,14 @@ class ExperimentScreen(Screen):
     def watch_selected(self) -> None:
         self.show_runs()
 
-    def show_runs(self) -> None:
+    def show_runs(self, keep_cursor: bool = False) -> None:
         table = self.query_one("#experiment-runs", DataTable)
+        cursor = table.cursor_row
         table.clear()
         for row in self.runs:
             table.add_row(*run_cells(row, row["trace"] in self.marked), key=row["trace"])
+        if keep_cursor and 0 < cursor < table.row_count:
+            table.move_cursor(row=cursor)
         label = (self.view.summaries[self.selected].label if self.view.summaries else "")
         table.border_title = f"runs of {label}"
 

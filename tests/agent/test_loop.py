@@ -173,6 +173,20 @@ def test_a_bad_history_option_is_refused_when_the_agent_is_made():
         agent(max_turns=0)
 
 
+def test_watchers_hear_of_every_turn_and_of_the_end_of_the_run():
+    session = agent().start(ScriptedLLM([code("(def x 1)"), code("(return x)")]))
+    heard = []
+    session.watchers.append(lambda s: heard.append((len(s.turns), s.done)))
+    session.step()
+    assert heard == [(1, False)]
+    session.step()                   # the run ends in the turn: told as it ends, then the turn
+    assert heard == [(1, False), (2, True), (2, True)]
+    stopped = agent().start(ScriptedLLM([code("(def x 1)")]))
+    stopped.watchers.append(lambda s: heard.append(("stopped", s.done)))
+    stopped.finish(fail=None)        # as the app ends a live run early
+    assert heard[-1] == ("stopped", True)
+
+
 def test_stepping_an_ended_session_is_an_error():
     session = agent().start(ScriptedLLM([code("(return 1)")]))
     session.step()

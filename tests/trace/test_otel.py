@@ -292,6 +292,37 @@ def test_usage_tokens_when_the_provider_reported_them():
     assert "gen_ai.usage.cache_read.input_tokens" not in chats[1]
 
 
+def test_token_counts_backends_read_are_the_providers_else_ours_marked_counted():
+    t = TRACES["usage"]
+    asked = []
+
+    def counted(turn):                       # our count: asked only where none was reported
+        asked.append(turn.number)
+        return 1000 + turn.number, 7
+
+    mixed = replace(t.turns[1], usage=Usage(321, None, None))
+    t = replace(t, turns=(t.turns[0], mixed, *t.turns[2:]))
+    chats = [attrs(s) for s in spans(to_otlp(t, counted)) if op(s) == "chat"]
+    reported, half = chats[0], chats[1]
+    assert (reported["llm.token_count.prompt"], reported["llm.token_count.completion"],
+            reported["llm.token_count.total"]) == (100, 20, 120)
+    assert reported["llm.token_count.prompt_details.cache_read"] == 50
+    assert reported["ptc.token_count.counted"] is False
+    assert (half["llm.token_count.prompt"], half["llm.token_count.completion"]) == (321, 7)
+    assert half["ptc.token_count.counted"] is True and "gen_ai.usage.output_tokens" not in half
+    assert asked == [2]
+    assert not any(k.startswith("llm.token_count") for k in attrs(
+        [s for s in spans(to_otlp(t)) if op(s) == "chat"][0]))     # no count asked: none
+
+
+def test_counted_tokens_fill_every_chat_span_of_a_run_without_usage(trace):
+    chats = [attrs(s) for s in spans(to_otlp(trace, lambda turn: (len(turn.messages), 3)))
+             if op(s) == "chat"]
+    assert [c["llm.token_count.prompt"] for c in chats] == [len(t.messages) for t in trace.turns]
+    assert all(c["ptc.token_count.counted"] is True and c["llm.token_count.total"] ==
+               c["llm.token_count.prompt"] + 3 for c in chats)
+
+
 @pytest.mark.parametrize("llm, expected", [
     ("openai:gpt-4o-mini", ("openai", "gpt-4o-mini")),
     ("openrouter:meta/llama:free", ("openrouter", "meta/llama:free")),
