@@ -6,7 +6,7 @@ Exact key wins when both forms are present, even if its value is falsy.
 from __future__ import annotations
 
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, Regex, Var, as_key, is_fn, type_name
+from engine.lisp.values import Keyword, MAPS, Map, Regex, Var, as_key, is_fn, type_name
 
 MISSING = object()
 
@@ -24,7 +24,7 @@ def alternate_key(key):
 def flex_lookup(m: Map, key, default=MISSING):
     """The value under `key` or its alternate spelling in map `m`, else `default`."""
     t = type(key)
-    if t is bool or t is tuple or t is Map or t is frozenset:
+    if t is bool or t is tuple or t in MAPS or t is frozenset:
         key = as_key(key)
     value = m.get(key, MISSING)
     if value is MISSING:
@@ -53,7 +53,7 @@ def flex_entry(m: Map, key):
 def flex_get(coll, key, default=None):
     """`get`: maps flexibly, vectors and strings by index, sets by membership."""
     t = type(coll)
-    if t is Map:
+    if t in MAPS:
         return flex_lookup(coll, key, default)
     if coll is None:
         return default
@@ -72,7 +72,7 @@ def flex_get(coll, key, default=None):
 def flex_contains(coll, key) -> bool:
     """Whether `flex_get` would find `key` (present with a nil value counts)."""
     t = type(coll)
-    if t is Map:
+    if t in MAPS:
         return flex_lookup(coll, key) is not MISSING
     return flex_get(coll, key, MISSING) is not MISSING
 
@@ -89,7 +89,7 @@ def get_path(coll, path, default=None):
 def keyword_call(kw: Keyword, coll, default=None):
     """`(:k m)` and `(:k m default)`."""
     t = type(coll)
-    if t is Map:
+    if t in MAPS:
         return flex_lookup(coll, kw, default)
     if coll is None:
         return default
@@ -114,7 +114,7 @@ def key_getter(key):
     alt = key.name if type(key) is Keyword else None
 
     def get_key(coll):
-        if type(coll) is Map:   # the common case, inline: exact key, then the other spelling
+        if type(coll) in MAPS:   # the common case, inline: exact key, then the other spelling
             value = coll.get(key, MISSING)
             if value is not MISSING:
                 return value
@@ -135,7 +135,7 @@ def as_fn(f, role: str = "function"):
                 raise _data_arity(f, "a map and an optional default", len(args))
             return keyword_call(f, *args)
         return read_keyword
-    if t is Map:
+    if t in MAPS:
         def read_map(*args):
             if not 1 <= len(args) <= 2:
                 raise _data_arity(f, "a key and an optional default", len(args))

@@ -13,8 +13,8 @@ from operator import is_
 
 from engine.lisp.compare import check_key
 from engine.lisp.errors import PtcError
-from engine.lisp.values import (INT_MAX, INT_MIN, BoolKey, Keyword, Map, Regex, Symbol, Var, as_key,
-                                from_key, is_fn, type_name)
+from engine.lisp.values import (BoolKey, HostMap, INT_MAX, INT_MIN, Keyword, MAPS, Map, Regex,
+                                Symbol, Var, as_key, from_key, is_fn, type_name)
 
 
 class ConversionError(ValueError):
@@ -22,7 +22,7 @@ class ConversionError(ValueError):
 
 
 _KEPT = frozenset({str, float, bool, type(None), Keyword, BoolKey})   # data as they are
-_COLLECTIONS = frozenset({tuple, Map, frozenset})
+_COLLECTIONS = frozenset({tuple, Map, HostMap, frozenset})
 _PATH_STEPS = 8        # a path in a message names at most this many steps, then "..."
 _NAME = re.compile(r"[A-Za-z_][\w?!*-]*")
 
@@ -82,7 +82,7 @@ class _Converter:
         if ident in self.open:
             raise _Bad("contains itself (a cycle)")
         self.open.add(ident)
-        if t is dict or t is Map:
+        if t is dict or t in MAPS:
             result, height = self.mapping(value, depth)
         elif t is list or t is tuple:
             result, height = self.sequence(value, depth)
@@ -97,7 +97,7 @@ class _Converter:
 
     def mapping(self, value, depth: int):
         if type(value) is dict and _names_to_scalars(value):      # the common case, in C
-            return Map(value), 1
+            return HostMap(value), 1
         out = {}
         height = 1
         for k, v in value.items():
@@ -120,13 +120,13 @@ class _Converter:
                 raise
             if type(converted) in _COLLECTIONS:
                 height = max(height, self.done[id(v)][2] + 1)
-        return Map(out), height
+        return HostMap(out), height
 
     def sequence(self, value, depth: int):
         if _scalars(value):                           # the common cases, in C
             return tuple(value), 1
         if _records(value) and depth + 2 <= self.max_depth:
-            return tuple(map(Map, value)), 2
+            return tuple(map(HostMap, value)), 2
         out = []
         height = 1
         for i, v in enumerate(value):
@@ -195,7 +195,7 @@ def _scalars(values) -> bool:
 
 
 def _names_to_scalars(d: dict) -> bool:
-    """A dict of string or keyword keys to scalars: a Map as it is."""
+    """A dict of string or keyword keys to scalars: a map as it is (a HostMap copy)."""
     return _NAMES.issuperset(map(type, d)) and _scalars(list(d.values()))
 
 
@@ -260,7 +260,7 @@ def to_python(value, depth: int = 0):
         raise ConversionError("value nested too deeply to convert")
     if t is tuple:
         return [to_python(v, depth + 1) for v in value]
-    if t is Map:
+    if t in MAPS:
         keys = _plain_keys(value)
         return {k: to_python(v, depth + 1) for k, v in zip(keys, value.values())}
     if t is frozenset:
@@ -301,7 +301,7 @@ def _plain_key(k):
         return tuple(_plain_key(x) for x in k)
     if t is frozenset:
         return frozenset(_plain_key(x) for x in k)
-    if t is Map:
+    if t in MAPS:
         from engine.lisp.printer import pr_str
         return pr_str(k)
     return k
@@ -318,7 +318,7 @@ def to_json(value):
     if t is frozenset:
         from engine.lisp.compare import set_items
         return [to_json(v) for v in set_items(value)]
-    if t is Map:
+    if t in MAPS:
         from engine.lisp.printer import pr_str
         return {(k.name if type(k) is Keyword else k if type(k) is str else pr_str(k)): to_json(v)
                 for k, v in value.items()}
