@@ -9,7 +9,7 @@ import json
 import math
 import re
 from itertools import chain, compress, repeat
-from operator import is_
+from operator import is_, itemgetter
 
 from engine.lisp.compare import check_key
 from engine.lisp.errors import PtcError
@@ -203,11 +203,14 @@ def _records(values) -> bool:
     """A list of dicts of string keys to scalars: the shape of most tool results and data."""
     if not values or set(map(type, values)) != {dict}:
         return False
-    keys = set(chain.from_iterable(values))
-    if not _NAMES.issuperset(map(type, keys)):
+    first = values[0]
+    if set(map(len, values)) == {len(first)} and _NAMES.issuperset(map(type, first)):
+        try:       # every record has the keys of the first (and no other): check by column
+            return all(_scalars(list(map(itemgetter(k), values))) for k in first)
+        except KeyError:
+            pass
+    if not _NAMES.issuperset(map(type, set(chain.from_iterable(values)))):
         return False
-    if set(map(len, values)) == {len(keys)}:     # every record has all the keys: by column
-        return all(map(_scalars, zip(*map(dict.values, values))))
     return _scalars(list(chain.from_iterable(map(dict.values, values))))
 
 
