@@ -204,3 +204,19 @@ def test_a_host_map_is_a_copy_the_host_cannot_change_and_nobody_can_mutate():
     assert pr_str(again.value) == '{"id" 1}'
     with pytest.raises(TypeError):
         first.memory["r"]["id"] = 3
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("(map :id data/rs)", "[10 2 nil]"), ("(mapv :id data/rs)", "[10 2 nil]"),
+    ("(map #(:id %) data/rs)", "[10 2 nil]"), ('(map #(get % "id") data/rs)', "[1 2 nil]"),
+    ("(map :id (sort-by :id data/rs))", "[nil 2 10]"),
+    ('(map :id (sort-by "id" data/rs))', "[nil 10 2]"),
+    ("(keys (group-by :id data/rs))", "[nil 2 10]"),
+])
+def test_reading_a_key_from_each_record_the_exact_key_wins(source, expected):
+    """Records from host data are read a key at a time in C: the exact key where a record has
+    it, else the other spelling, as reading one record at a time does."""
+    rs = [{"id": 1, Keyword("id"): 10}, {"id": 2}, {"name": "x"}]
+    r = run(source, data={"rs": rs})
+    assert r.error is None, r.error
+    assert pr_str(r.value) == expected

@@ -5,8 +5,11 @@ Exact key wins when both forms are present, even if its value is falsy.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, MAPS, Map, Regex, Var, as_key, is_fn, type_name
+from engine.lisp.values import HostMap, Keyword, MAPS, Map, Regex, Var, as_key, is_fn, type_name
 
 MISSING = object()
 
@@ -122,6 +125,24 @@ def key_getter(key):
             return None if other is None else coll.get(other)
         return flex_get(coll, key)
     return get_key
+
+
+def read_each(key, part) -> list:
+    """What `key_getter(key)` reads from each item of `part` (a vector or a slice of one).
+    Records from host data (all HostMaps) are read in C, the other spelling of the key
+    looked up only where the exact key is absent."""
+    if type(key) is tuple or not part or set(map(type, part)) != {HostMap}:
+        getter = key_getter(key)
+        return [getter(x) for x in part]
+    values = list(map(dict.get, part, repeat(key), repeat(MISSING)))
+    absent = list(map(is_, values, repeat(MISSING)))
+    if not any(absent):
+        return values
+    alt = alternate_key(key)
+    others = list(map(dict.get, part, repeat(alt))) if alt is not None else [None] * len(part)
+    if all(absent):
+        return others
+    return [other if gone else value for value, other, gone in zip(values, others, absent)]
 
 
 def as_fn(f, role: str = "function"):

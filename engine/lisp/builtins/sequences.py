@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from itertools import chain
-from functools import cmp_to_key
+from functools import cmp_to_key, partial
 from operator import ne
 
-from engine.lisp.access import as_fn, key_getter
+from engine.lisp.access import as_fn, key_getter, read_each
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
 from engine.lisp.builtins import transducers as xf
@@ -31,12 +31,13 @@ def map_(f, coll=NO_COLL, *colls):
     if coll is NO_COLL:
         return xf.map_xf(f)
     _check_order("map", f, coll)
+    if not colls and type(f) is Keyword:
+        seq = items("map", coll)
+        if seq and set(map(type, seq)) == {HostMap}:      # (map :id records), in C
+            return tuple(chain.from_iterable(map(partial(read_each, f), chunks(seq))))
     f = as_fn(f)
     if not colls:
         seq = items("map", coll)
-        if type(f) is Keyword:          # (map :id records)
-            getter = key_getter(f)
-            return tuple([getter(x) for part in chunks(seq) for x in part])
         if len(seq) <= CHUNK:
             return tuple(map(f, seq))
         return tuple(chain.from_iterable(map(f, part) for part in chunks(seq)))
@@ -480,6 +481,8 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
 
 def _keys_of_each(keyfn, seq) -> list:
     """`(keyfn item)` for each item of `seq`."""
+    if type(keyfn) in (Keyword, str, tuple):
+        return list(chain.from_iterable(map(partial(read_each, keyfn), chunks(seq))))
     getter = _key_function(keyfn)
     return [getter(x) for part in chunks(seq) for x in part]
 
