@@ -281,8 +281,9 @@ def assoc_3(m, k, v):
             k = as_key(k)
         n = len(m)
         new = m.set(k, v)
-        if n >= _CHECK_FROM and len(new) > n:     # one entry more, at most: checked after
-            _grown("assoc", n + 1)
+        # one entry more, at most: checked after (as _grown, inline: this is every assoc)
+        if n >= _CHECK_FROM and len(new) > n and n + 1 > limits().collection_size:
+            check_size("assoc", n + 1)
         return new
     return assoc_one("assoc", m, k, v)
 

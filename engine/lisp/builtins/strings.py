@@ -81,6 +81,11 @@ def join(sep_or_coll, coll=_MISSING):
         sep = str_value(sep_or_coll) if sep_or_coll is not None else ""
     values = items("join", coll)
     cap = limits().string_length
+    if type(values) is tuple and set(map(type, values)) == {str}:     # the usual case, in C
+        total = sum(map(len, values)) + len(sep) * (len(values) - 1)
+        if total > cap:
+            check_length("join", total)
+        return sep.join(values)
     parts = []
     total = -len(sep)
     for v in values:
@@ -172,6 +177,9 @@ def _case_checked(fname: str, s: str, changed: str) -> str:
 @builtin("upper-case", "strings", aliases=("upcase",))
 def upper_case(s):
     """(upper-case s) s in upper case."""
+    if type(s) is str:
+        changed = s.upper()
+        return changed if len(changed) == len(s) else _case_checked("upper-case", s, changed)
     s = _text("upper-case", s)
     return _case_checked("upper-case", s, s.upper())
 
