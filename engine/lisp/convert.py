@@ -123,10 +123,12 @@ class _Converter:
         return HostMap(out), height
 
     def sequence(self, value, depth: int):
-        if _scalars(value):                           # the common cases, in C
+        types = set(map(type, value))
+        if types == {dict}:                           # the common cases, in C
+            if _records(value) and depth + 2 <= self.max_depth:
+                return tuple(map(HostMap, value)), 2
+        elif _scalars(value, types):
             return tuple(value), 1
-        if _records(value) and depth + 2 <= self.max_depth:
-            return tuple(map(HostMap, value)), 2
         out = []
         height = 1
         for i, v in enumerate(value):
@@ -181,10 +183,12 @@ _SCALARS = _KEPT | {int}
 _NAMES = frozenset({str, Keyword})
 
 
-def _scalars(values) -> bool:
-    """Whether `values` (a list or tuple) are all nil, booleans, strings, keywords, floats
-    and integers of 64 bits; checked without a Python loop, as JSON data is mostly this."""
-    types = set(map(type, values))
+def _scalars(values, types: set | None = None) -> bool:
+    """Whether `values` (a list or tuple, whose `types` may be given) are all nil, booleans,
+    strings, keywords, floats and integers of 64 bits; checked without a Python loop, as
+    JSON data is mostly this."""
+    if types is None:
+        types = set(map(type, values))
     if int not in types:
         return _SCALARS.issuperset(types)
     if len(types) > 1:
@@ -200,9 +204,8 @@ def _names_to_scalars(d: dict) -> bool:
 
 
 def _records(values) -> bool:
-    """A list of dicts of string keys to scalars: the shape of most tool results and data."""
-    if not values or set(map(type, values)) != {dict}:
-        return False
+    """A list of dicts (and nothing else) of string keys to scalars: the shape of most tool
+    results and data."""
     first = values[0]
     if set(map(len, values)) == {len(first)} and _NAMES.issuperset(map(type, first)):
         try:       # every record has the keys of the first (and no other): check by column
