@@ -4,8 +4,8 @@ nil is None, booleans bool, integers int (64-bit range enforced by arithmetic), 
 strings str. Vectors are tuples, maps are immutables.Map (a persistent hash map, so `assoc`
 in a loop is not quadratic) or, as converted from host data, HostMap (a frozen dict, quick to
 make and to read; see there); sets are frozensets; a boolean set item or map key (or a boolean
-inside a vector or map used as one) is stored as a BoolKey (see there). Functions are plain Python callables; `tool/name` as a value is a
-ToolValue.
+inside a vector or map used as one) is stored as a BoolKey (see there). Functions are plain
+Python callables; `tool/name` as a value is a ToolValue.
 """
 
 from __future__ import annotations
