@@ -143,3 +143,80 @@ def test_a_function_kept_in_memory_is_the_same_object_after_a_run_not_redefining
     r2 = run("(def x (spin 1))", memory=r1.memory)
     assert r2.memory["spin"] is r1.memory["spin"]
     assert repr(r2.memory["spin"]) == "#fn[n]"
+
+
+def python_map_dag(levels: int = 60) -> dict:
+    """A dict whose two entries are one dict, `levels` deep: 2**levels leaves, `levels` dicts."""
+    v: dict = {"leaf": 1}
+    for _ in range(levels):
+        v = {"a": v, "b": v}
+    return v
+
+
+@pytest.mark.parametrize("op", ["(count v)", "(= v w)", "(= v (assoc w :x 1))",
+                                "(= v (dissoc (assoc w :x 1) :x))", "#{v w}", "(hash-set v w)",
+                                "(frequencies [v w])", "(= {:a v} {:a w})", "(str v)",
+                                "(get {v 1} w)", "(merge v w)", "(tool/echo v)"])
+def test_shared_host_maps_are_never_expanded(op):
+    source = "(def v data/v) (def w data/w) " + op
+    data = {"v": python_map_dag(), "w": python_map_dag()}
+    out = run_timed(source, time_ms=DAG_TIME_MS, data=data, tools=TOOLS)
+    check_outcome(out, source, DAG_TIME_MS)
+    assert out.reason in (None, "memory_exceeded"), f"{out.reason}: {out.message}"
+
+
+@pytest.mark.parametrize("source, expected", [
+    # a map from host data equals the same map made by the program, whichever side is which
+    ('(= (first data/rs) {"id" 1 "name" "a"})', "true"),
+    ('(= {"id" 1 "name" "a"} (first data/rs))', "true"),
+    ('(= (first data/rs) (assoc (dissoc (first data/rs) "id") "id" 1))', "true"),
+    ('(= (first data/rs) {"id" 1 "name" "b"})', "false"),
+    ('(= (first data/rs) {"id" true "name" "a"})', "false"),
+    # ...and is the same key or set item
+    ('(count #{(first data/rs) {"id" 1 "name" "a"}})', "1"),
+    ('(get {{"id" 1 "name" "a"} :found} (first data/rs))', ":found"),
+    ('(contains? (set data/rs) (into {} (first data/rs)))', "true"),
+    ('(count (distinct (concat data/rs [{"name" "a" "id" 1}])))', "2"),
+    ('(count (group-by identity (conj data/rs {"id" 2 "name" "b"})))', "2"),
+    # changing it gives a new map; the data stays as it was
+    ('[(assoc (first data/rs) :x 1) (first data/rs)]',
+     '[{:x 1 "id" 1 "name" "a"} {"id" 1 "name" "a"}]'),
+    ('(dissoc (first data/rs) "name")', '{"id" 1}'),
+    ('(merge (first data/rs) {"id" 5})', '{"id" 5 "name" "a"}'),
+    ('(update (second data/rs) "id" inc)', '{"id" 3 "name" "b"}'),
+    ('(map? (first data/rs))', "true"),
+    ('(keys (first data/rs))', '["id" "name"]'),
+    ('(:name (first data/rs))', '"a"'),
+])
+def test_maps_from_host_data_are_maps_like_any_other(source, expected):
+    rs = [{"name": "a", "id": 1}, {"id": 2, "name": "b"}]
+    r = run(source, data={"rs": rs})
+    assert r.error is None, r.error
+    assert pr_str(r.value) == expected
+    assert rs == [{"name": "a", "id": 1}, {"id": 2, "name": "b"}]
+
+
+def test_a_host_map_is_a_copy_the_host_cannot_change_and_nobody_can_mutate():
+    record = {"id": 1}
+    first = run("(def r (first data/rs)) r", data={"rs": [record]})
+    record["id"] = 2
+    again = run("r", memory=first.memory)
+    assert pr_str(again.value) == '{"id" 1}'
+    with pytest.raises(TypeError):
+        first.memory["r"]["id"] = 3
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("(map :id data/rs)", "[10 2 nil]"), ("(mapv :id data/rs)", "[10 2 nil]"),
+    ("(map #(:id %) data/rs)", "[10 2 nil]"), ('(map #(get % "id") data/rs)', "[1 2 nil]"),
+    ("(map :id (sort-by :id data/rs))", "[nil 2 10]"),
+    ('(map :id (sort-by "id" data/rs))', "[nil 10 2]"),
+    ("(keys (group-by :id data/rs))", "[nil 2 10]"),
+])
+def test_reading_a_key_from_each_record_the_exact_key_wins(source, expected):
+    """Records from host data are read a key at a time in C: the exact key where a record has
+    it, else the other spelling, as reading one record at a time does."""
+    rs = [{"id": 1, Keyword("id"): 10}, {"id": 2}, {"name": "x"}]
+    r = run(source, data={"rs": rs})
+    assert r.error is None, r.error
+    assert pr_str(r.value) == expected

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine.lisp import PtcError, RunResult, pr_str, run
-from engine.lisp.values import BoolKey, Keyword, Map, Regex, Symbol, Var
+from engine.lisp.values import BoolKey, HostMap, Keyword, Map, Regex, Symbol, Var
 
 TIME_MS = 200                  # the time limit of hostile programs: small, to keep tests fast
 GRACE_MS = int(os.environ.get("PTC_TEST_GRACE_MS", "1500"))  # what `run` may take beyond time_ms
@@ -70,13 +70,13 @@ def _plain(value, seen: set) -> bool:
     t = type(value)
     if value is None or t in (bool, int, float, str, Keyword, Symbol, Var, Regex, BoolKey):
         return True   # BoolKey: true or false as a stored set item or map key
-    if t in (tuple, frozenset, Map):
+    if t in (tuple, frozenset, Map, HostMap):
         if id(value) in seen:
             return True
         seen.add(id(value))
         if len(seen) > 100_000:
             return True
-        parts = [*value.keys(), *value.values()] if t is Map else value
+        parts = [*value.keys(), *value.values()] if t in (Map, HostMap) else value
         return all(_plain(v, seen) for v in parts)
     from engine.lisp.values import is_fn
     if type(value).__name__ == "Reduced":      # what (reduced x) makes: a language value

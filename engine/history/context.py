@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.lisp import from_python
-from engine.lisp.values import Map
+from engine.lisp.values import MAPS, Map
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class RenderContext:
     def __post_init__(self):
         # samples are printed from PTC-Lisp values: plain Python data is converted once here
         # (a Map holds PTC-Lisp values already: an agent's data, converted by the agent)
-        data = dict(self.data) if type(self.data) is Map else \
+        data = dict(self.data) if type(self.data) in MAPS else \
             {k: from_python(v) for k, v in self.data.items()}
         object.__setattr__(self, "data", data)
 

@@ -18,10 +18,10 @@ from collections.abc import Iterable, Sequence
 from engine.history.types import type_of
 from engine.lisp.compare import KEY_BUDGET, equals
 from engine.lisp.printer import print_str
-from engine.lisp.values import Map
+from engine.lisp.values import HostMap, MAPS, Map
 
 NEEDLE_CHARS = 200
-_COLLECTIONS = frozenset({tuple, frozenset, Map})
+_COLLECTIONS = frozenset({tuple, frozenset, Map, HostMap})
 
 
 def printed_text(value) -> str | None:
@@ -59,10 +59,10 @@ def _comparable(value) -> bool:
         budget -= len(node) + 1
         if budget <= 0:
             return False
-        for part in (node.values() if type(node) is Map else node):
+        for part in (node.values() if type(node) in MAPS else node):
             if type(part) in _COLLECTIONS:
                 stack.append(part)
-        if type(node) is Map:
+        if type(node) in MAPS:
             stack.extend(k for k in node.keys() if type(k) in _COLLECTIONS)
     return True
 

@@ -5,8 +5,11 @@ Exact key wins when both forms are present, even if its value is falsy.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, Regex, Var, as_key, is_fn, type_name
+from engine.lisp.values import HostMap, Keyword, MAPS, Map, Regex, Var, as_key, is_fn, type_name
 
 MISSING = object()
 
@@ -24,7 +27,7 @@ def alternate_key(key):
 def flex_lookup(m: Map, key, default=MISSING):
     """The value under `key` or its alternate spelling in map `m`, else `default`."""
     t = type(key)
-    if t is bool or t is tuple or t is Map or t is frozenset:
+    if t is bool or t is tuple or t in MAPS or t is frozenset:
         key = as_key(key)
     value = m.get(key, MISSING)
     if value is MISSING:
@@ -53,7 +56,7 @@ def flex_entry(m: Map, key):
 def flex_get(coll, key, default=None):
     """`get`: maps flexibly, vectors and strings by index, sets by membership."""
     t = type(coll)
-    if t is Map:
+    if t in MAPS:
         return flex_lookup(coll, key, default)
     if coll is None:
         return default
@@ -72,7 +75,7 @@ def flex_get(coll, key, default=None):
 def flex_contains(coll, key) -> bool:
     """Whether `flex_get` would find `key` (present with a nil value counts)."""
     t = type(coll)
-    if t is Map:
+    if t in MAPS:
         return flex_lookup(coll, key) is not MISSING
     return flex_get(coll, key, MISSING) is not MISSING
 
@@ -89,7 +92,7 @@ def get_path(coll, path, default=None):
 def keyword_call(kw: Keyword, coll, default=None):
     """`(:k m)` and `(:k m default)`."""
     t = type(coll)
-    if t is Map:
+    if t in MAPS:
         return flex_lookup(coll, kw, default)
     if coll is None:
         return default
@@ -114,7 +117,7 @@ def key_getter(key):
     alt = key.name if type(key) is Keyword else None
 
     def get_key(coll):
-        if type(coll) is Map:   # the common case, inline: exact key, then the other spelling
+        if type(coll) in MAPS:   # the common case, inline: exact key, then the other spelling
             value = coll.get(key, MISSING)
             if value is not MISSING:
                 return value
@@ -122,6 +125,24 @@ def key_getter(key):
             return None if other is None else coll.get(other)
         return flex_get(coll, key)
     return get_key
+
+
+def read_each(key, part) -> list:
+    """What `key_getter(key)` reads from each item of `part` (a vector or a slice of one).
+    Records from host data (all HostMaps) are read in C, the other spelling of the key
+    looked up only where the exact key is absent."""
+    if type(key) is tuple or not part or set(map(type, part)) != {HostMap}:
+        getter = key_getter(key)
+        return [getter(x) for x in part]
+    values = list(map(dict.get, part, repeat(key), repeat(MISSING)))
+    absent = list(map(is_, values, repeat(MISSING)))
+    if not any(absent):
+        return values
+    alt = alternate_key(key)
+    others = list(map(dict.get, part, repeat(alt))) if alt is not None else [None] * len(part)
+    if all(absent):
+        return others
+    return [other if gone else value for value, other, gone in zip(values, others, absent)]
 
 
 def as_fn(f, role: str = "function"):
@@ -135,7 +156,7 @@ def as_fn(f, role: str = "function"):
                 raise _data_arity(f, "a map and an optional default", len(args))
             return keyword_call(f, *args)
         return read_keyword
-    if t is Map:
+    if t in MAPS:
         def read_map(*args):
             if not 1 <= len(args) <= 2:
                 raise _data_arity(f, "a key and an optional default", len(args))

@@ -12,11 +12,11 @@ from functools import cmp_to_key
 from operator import attrgetter, itemgetter
 
 from engine.lisp.errors import error
-from engine.lisp.values import (Keyword, LispFn, Map, Symbol, ToolValue, as_key, from_key,
-                                has_bool_keys, is_fn, type_name)
+from engine.lisp.values import (HostMap, Keyword, LispFn, MAPS, Map, Symbol, ToolValue, as_key,
+                                from_key, has_bool_keys, is_fn, type_name)
 
 
-_COLLECTIONS = (tuple, frozenset, Map)
+_COLLECTIONS = (tuple, frozenset, Map, HostMap)
 _COLLECTIONS_SET = frozenset(_COLLECTIONS)
 KEY_BUDGET = 100_000   # items a compared or hashed value may expand to
 
@@ -27,7 +27,7 @@ def equals(a, b) -> bool:
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         return False
-    if ta in _COLLECTIONS and tb is ta:
+    if ta in _COLLECTIONS and (tb is ta or ta in MAPS and tb in MAPS):
         check_key(a)
         check_key(b)
         return a == b and _same_kinds(a, b)
@@ -54,7 +54,7 @@ def _same_kinds(a, b) -> bool:
             if bool not in kinds and _COLLECTIONS_SET.isdisjoint(kinds):
                 continue   # only scalars, none boolean: Python's == was right
             pairs = zip(x, y)
-        elif t is Map:   # keys: true and false are stored as keys of their own (BoolKey)
+        elif t in MAPS:   # keys: true and false are stored as keys of their own (BoolKey)
             kinds = set(map(type, x.values())) | set(map(type, y.values()))
             if bool not in kinds and _COLLECTIONS_SET.isdisjoint(kinds):
                 continue
@@ -115,7 +115,7 @@ def expanded_size(value, budget: int) -> int:
 
 
 def _parts(node):
-    if type(node) is Map:
+    if type(node) in MAPS:
         return [*node.keys(), *node.values()]
     return node
 
@@ -275,7 +275,7 @@ def collection_items(coll):
         return coll
     if coll is None:
         return ()
-    if t is Map:
+    if t in MAPS:
         return map_items(coll)
     if t is frozenset:
         return set_items(coll)

@@ -206,7 +206,7 @@ class Compiler:
         by_name = ast.Call(ast.Attribute(m, "get", ast.Load()), [ast.Constant(name)], [])
         read = ast.IfExp(ast.Compare(by_keyword, [ast.IsNot()], [_load("_MISSING")]),
                          _load(value), by_name)
-        is_map = ast.Compare(_call("_type", test_m), [ast.Is()], [_load("_Map")])
+        is_map = ast.Compare(_call("_type", test_m), [ast.In()], [_load("_MAPS")])
         return ast.IfExp(is_map, read, _call("_field", m, kw, ast.Constant(name)))
 
     def e_ToolCall(self, n):

@@ -9,12 +9,12 @@ import json
 import math
 import re
 from itertools import chain, compress, repeat
-from operator import is_
+from operator import is_, itemgetter
 
 from engine.lisp.compare import check_key
 from engine.lisp.errors import PtcError
-from engine.lisp.values import (INT_MAX, INT_MIN, BoolKey, Keyword, Map, Regex, Symbol, Var, as_key,
-                                from_key, is_fn, type_name)
+from engine.lisp.values import (BoolKey, HostMap, INT_MAX, INT_MIN, Keyword, MAPS, Map, Regex,
+                                Symbol, Var, as_key, from_key, is_fn, type_name)
 
 
 class ConversionError(ValueError):
@@ -22,7 +22,7 @@ class ConversionError(ValueError):
 
 
 _KEPT = frozenset({str, float, bool, type(None), Keyword, BoolKey})   # data as they are
-_COLLECTIONS = frozenset({tuple, Map, frozenset})
+_COLLECTIONS = frozenset({tuple, Map, HostMap, frozenset})
 _PATH_STEPS = 8        # a path in a message names at most this many steps, then "..."
 _NAME = re.compile(r"[A-Za-z_][\w?!*-]*")
 
@@ -82,7 +82,7 @@ class _Converter:
         if ident in self.open:
             raise _Bad("contains itself (a cycle)")
         self.open.add(ident)
-        if t is dict or t is Map:
+        if t is dict or t in MAPS:
             result, height = self.mapping(value, depth)
         elif t is list or t is tuple:
             result, height = self.sequence(value, depth)
@@ -97,7 +97,7 @@ class _Converter:
 
     def mapping(self, value, depth: int):
         if type(value) is dict and _names_to_scalars(value):      # the common case, in C
-            return Map(value), 1
+            return HostMap(value), 1
         out = {}
         height = 1
         for k, v in value.items():
@@ -120,13 +120,15 @@ class _Converter:
                 raise
             if type(converted) in _COLLECTIONS:
                 height = max(height, self.done[id(v)][2] + 1)
-        return Map(out), height
+        return HostMap(out), height
 
     def sequence(self, value, depth: int):
-        if _scalars(value):                           # the common cases, in C
+        types = set(map(type, value))
+        if types == {dict}:                           # the common cases, in C
+            if _records(value) and depth + 2 <= self.max_depth:
+                return tuple(map(HostMap, value)), 2
+        elif _scalars(value, types):
             return tuple(value), 1
-        if _records(value) and depth + 2 <= self.max_depth:
-            return tuple(map(Map, value)), 2
         out = []
         height = 1
         for i, v in enumerate(value):
@@ -181,10 +183,12 @@ _SCALARS = _KEPT | {int}
 _NAMES = frozenset({str, Keyword})
 
 
-def _scalars(values) -> bool:
-    """Whether `values` (a list or tuple) are all nil, booleans, strings, keywords, floats
-    and integers of 64 bits; checked without a Python loop, as JSON data is mostly this."""
-    types = set(map(type, values))
+def _scalars(values, types: set | None = None) -> bool:
+    """Whether `values` (a list or tuple, whose `types` may be given) are all nil, booleans,
+    strings, keywords, floats and integers of 64 bits; checked without a Python loop, as
+    JSON data is mostly this."""
+    if types is None:
+        types = set(map(type, values))
     if int not in types:
         return _SCALARS.issuperset(types)
     if len(types) > 1:
@@ -195,19 +199,21 @@ def _scalars(values) -> bool:
 
 
 def _names_to_scalars(d: dict) -> bool:
-    """A dict of string or keyword keys to scalars: a Map as it is."""
+    """A dict of string or keyword keys to scalars: a map as it is (a HostMap copy)."""
     return _NAMES.issuperset(map(type, d)) and _scalars(list(d.values()))
 
 
 def _records(values) -> bool:
-    """A list of dicts of string keys to scalars: the shape of most tool results and data."""
-    if not values or set(map(type, values)) != {dict}:
+    """A list of dicts (and nothing else) of string keys to scalars: the shape of most tool
+    results and data."""
+    first = values[0]
+    if set(map(len, values)) == {len(first)} and _NAMES.issuperset(map(type, first)):
+        try:       # every record has the keys of the first (and no other): check by column
+            return all(_scalars(list(map(itemgetter(k), values))) for k in first)
+        except KeyError:
+            pass
+    if not _NAMES.issuperset(map(type, set(chain.from_iterable(values)))):
         return False
-    keys = set(chain.from_iterable(values))
-    if not _NAMES.issuperset(map(type, keys)):
-        return False
-    if set(map(len, values)) == {len(keys)}:     # every record has all the keys: by column
-        return all(map(_scalars, zip(*map(dict.values, values))))
     return _scalars(list(chain.from_iterable(map(dict.values, values))))
 
 
@@ -260,7 +266,7 @@ def to_python(value, depth: int = 0):
         raise ConversionError("value nested too deeply to convert")
     if t is tuple:
         return [to_python(v, depth + 1) for v in value]
-    if t is Map:
+    if t in MAPS:
         keys = _plain_keys(value)
         return {k: to_python(v, depth + 1) for k, v in zip(keys, value.values())}
     if t is frozenset:
@@ -301,7 +307,7 @@ def _plain_key(k):
         return tuple(_plain_key(x) for x in k)
     if t is frozenset:
         return frozenset(_plain_key(x) for x in k)
-    if t is Map:
+    if t in MAPS:
         from engine.lisp.printer import pr_str
         return pr_str(k)
     return k
@@ -318,7 +324,7 @@ def to_json(value):
     if t is frozenset:
         from engine.lisp.compare import set_items
         return [to_json(v) for v in set_items(value)]
-    if t is Map:
+    if t in MAPS:
         from engine.lisp.printer import pr_str
         return {(k.name if type(k) is Keyword else k if type(k) is str else pr_str(k)): to_json(v)
                 for k, v in value.items()}

@@ -25,10 +25,10 @@ from engine.lisp.limits import Limits
 from engine.lisp.reader import read
 from engine.lisp.results import RunResult
 from engine.lisp.runtime import RUNNING, RunContext, base_globals, current_or_none
-from engine.lisp.values import FN_INFO, Map, type_name, with_lisp_functions
+from engine.lisp.values import FN_INFO, HostMap, MAPS, Map, type_name, with_lisp_functions
 
 _BASE = base_globals()
-_COLLECTIONS = {tuple, frozenset, Map}
+_COLLECTIONS = {tuple, frozenset, Map, HostMap}
 _BUILTIN_CODES = {}
 for _b in BUILTINS.values():
     for _fn in (_b.fn, *_b.variants.values()):
@@ -173,7 +173,7 @@ def _mapping(what: str, given) -> Mapping:
 def _host_data(data: Mapping, limits: Limits) -> Map:
     """`data` as a map of PTC-Lisp values; a Map is already that (an agent converts its data
     once per session). Each entry is named in errors: `data/products[3].tags: ...`."""
-    if type(data) is Map:
+    if type(data) in MAPS:
         return data
     converted = {}
     for name, value in data.items():
@@ -193,7 +193,7 @@ def _host_tools(tools) -> dict:
 
 def _host_value(value, limits: Limits, where: str):
     """A value of memory or `previous`: Python data converted, PTC-Lisp values as they are."""
-    if isinstance(value, (dict, list, set)):
+    if isinstance(value, (dict, list, set)) and type(value) is not HostMap:
         return from_python(value, limits.nesting_depth, where)
     return value
 
@@ -227,13 +227,13 @@ def _depth_exceeds(value, limit: int) -> bool:
     while stack:
         v, depth = stack.pop()
         t = type(v)
-        if t is tuple or t is frozenset or t is Map:
+        if t is tuple or t is frozenset or t in MAPS:
             if depth >= limit:
                 return True
             if id(v) in seen:
                 continue
             seen.add(id(v))
-            parts = (*v.keys(), *v.values()) if t is Map else v
+            parts = (*v.keys(), *v.values()) if t in MAPS else v
             if _COLLECTIONS.isdisjoint(set(map(type, parts))):   # only scalars: done (in C)
                 continue
             stack.extend((x, depth + 1) for x in parts)

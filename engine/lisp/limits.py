@@ -24,7 +24,7 @@ class Limits:
     @classmethod
     def from_dict(cls, given: "dict | Limits | None") -> "Limits":
         if given is None:
-            return cls()
+            return _DEFAULT if cls is Limits else cls()     # frozen: one can serve every run
         if isinstance(given, Limits):
             return given
         known = {f.name for f in fields(cls)}
@@ -35,3 +35,6 @@ class Limits:
             if type(value) is not int or value < 0:
                 raise ValueError(f"limit {key!r} must be a non-negative integer, got {value!r}")
         return cls(**given)
+
+
+_DEFAULT = Limits()

@@ -11,7 +11,7 @@ import math
 
 from engine.lisp.compare import expanded_size, map_items
 from engine.lisp.errors import error
-from engine.lisp.values import (FN_INFO, BoolKey, Keyword, LispFn, Map, Regex, Symbol, ToolValue,
+from engine.lisp.values import (BoolKey, FN_INFO, Keyword, LispFn, MAPS, Regex, Symbol, ToolValue,
                                 Var, from_key, is_fn)
 
 MAX_DEPTH = 200
@@ -117,7 +117,7 @@ class _Writer:
             raise error("memory_exceeded", f"value nested deeper than {MAX_DEPTH} levels")
         elif t is tuple:
             self.seq("[", v, "]", depth)
-        elif t is Map:
+        elif t in MAPS:
             self.add("{")
             for i, (k, x) in enumerate(map_items(v)):
                 if i:
@@ -242,7 +242,7 @@ class _Formatter:
             return "..."
         if t is tuple or t is frozenset:
             return self.sequence(v, printable, depth)
-        if t is Map:
+        if t in MAPS:
             return self.map(v, printable, depth)
         return self.charge(print_str(v) if t is not Symbol else v.name)
 

@@ -20,7 +20,7 @@ from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, Signal, error
 from engine.lisp.limits import Limits
 from engine.lisp.results import Definition, ToolCall, ToolFailure
-from engine.lisp.values import (EMPTY_MAP, Keyword, Map, ToolValue, Var, as_keys, from_key,
+from engine.lisp.values import (EMPTY_MAP, Keyword, MAPS, Map, ToolValue, Var, as_keys, from_key,
                                 is_fn, type_name)
 
 class _Running(threading.local):
@@ -192,7 +192,7 @@ def _exception_text(e: Exception) -> str:
 def tool_arguments(fn, args: tuple) -> tuple[list, dict]:
     """Python arguments for a tool: keyword arguments when a map's keys (or keyword/value
     pairs) all name parameters of `fn`, else positional plain values."""
-    if len(args) == 1 and type(args[0]) is Map:
+    if len(args) == 1 and type(args[0]) in MAPS:
         pairs = {from_key(k): v for k, v in args[0].items()}
     elif len(args) >= 2 and len(args) % 2 == 0 and all(type(k) is Keyword for k in args[0::2]):
         pairs = dict(zip(args[0::2], args[1::2]))
@@ -305,7 +305,7 @@ def _seq_pattern(value):
 
 def _keyword_arguments(rest: tuple):
     """The rest arguments `:a 1 :b 2` (or one trailing map) of `[& {:keys [a b]}]` as a map."""
-    if len(rest) == 1 and type(rest[0]) is Map:
+    if len(rest) == 1 and type(rest[0]) in MAPS:
         return rest[0]
     if len(rest) % 2 == 0:
         try:
@@ -318,7 +318,7 @@ def _keyword_arguments(rest: tuple):
 
 def _map_pattern(value):
     t = type(value)
-    if t is Map or value is None:
+    if t in MAPS or value is None:
         return value
     raise error("destructure_error", f"cannot destructure a {type_name(value)} with a map "
                                      "pattern; it needs a map or nil",
@@ -335,7 +335,7 @@ def _nthrest(seq: tuple, i: int):
 
 def _field(m, kw, name: str):
     """`(:k m)`: the keyword, else its name (maps from JSON have string keys), else nil."""
-    if type(m) is Map:
+    if type(m) in MAPS:
         value = m.get(kw, MISSING)
         return m.get(name) if value is MISSING else value
     return keyword_call(kw, m)
@@ -387,7 +387,7 @@ def base_globals() -> dict:
     from engine.lisp.builtins.transducers import Reduced
     from engine.lisp.where import where
     g = {"__builtins__": {}, "_h": RUNNING, "_len": len, "_tuple": tuple, "_type": type, "_int": int,
-         "_NUMS": frozenset({int, float}), "_Map": Map, "_items": items, "_chunks": chunks,
+         "_NUMS": frozenset({int, float}), "_MAPS": MAPS, "_items": items, "_chunks": chunks,
          "_Reduced": Reduced,
          "_Function": types.FunctionType, "_clock": time.perf_counter, "_MISSING": MISSING,
          "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where}

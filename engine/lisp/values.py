@@ -2,9 +2,10 @@
 
 nil is None, booleans bool, integers int (64-bit range enforced by arithmetic), floats float,
 strings str. Vectors are tuples, maps are immutables.Map (a persistent hash map, so `assoc`
-in a loop is not quadratic), sets are frozensets; a boolean set item or map key (or a boolean
-inside a vector or map used as one) is stored as a BoolKey (see there). Functions are plain Python callables; `tool/name` as a value is a
-ToolValue.
+in a loop is not quadratic) or, as converted from host data, HostMap (a frozen dict, quick to
+make and to read; see there); sets are frozensets; a boolean set item or map key (or a boolean
+inside a vector or map used as one) is stored as a BoolKey (see there). Functions are plain
+Python callables; `tool/name` as a value is a ToolValue.
 """
 
 from __future__ import annotations
@@ -24,6 +25,63 @@ Set = frozenset
 EMPTY_MAP = immutables.Map()
 EMPTY_VECTOR: tuple = ()
 EMPTY_SET: frozenset = frozenset()
+
+
+
+class HostMap(dict):
+    """A map converted from host data (`data`, tool results): a copy of the host's dict, never
+    changed. It is read as fast as a dict (conversion is most of the cost of a run on host
+    data, and a copy is several times quicker to make than an immutables.Map); changing it
+    (`set`, `delete`, `mutate`, `update`, as on a Map) gives a Map. It equals and hashes as
+    the Map of the same entries, so either kind may stand for the other anywhere; code
+    that tells maps from other values checks `type(x) in MAPS`."""
+
+    __slots__ = ("_map",)
+
+    def as_map(self) -> Map:
+        """The same entries as a Map (made once, then kept)."""
+        try:
+            return self._map
+        except AttributeError:
+            m = self._map = Map(self)
+            return m
+
+    def set(self, key, value) -> Map:
+        return self.as_map().set(key, value)
+
+    def delete(self, key) -> Map:
+        return self.as_map().delete(key)
+
+    def mutate(self):
+        return self.as_map().mutate()
+
+    def update(self, *args, **kwargs) -> Map:     # a new map, as Map.update: never in place
+        return self.as_map().update(*args, **kwargs)
+
+    def __eq__(self, other):
+        if type(other) is HostMap:
+            return dict.__eq__(self, other)
+        if type(other) is Map:
+            return len(self) == len(other) and self.as_map() == other
+        return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self):
+        return hash(self.as_map())
+
+    def __reduce__(self):
+        return (HostMap, (dict(self),))
+
+    def _frozen(self, *args, **kwargs):
+        raise TypeError("a map is immutable")
+
+    __setitem__ = __delitem__ = __ior__ = pop = popitem = clear = setdefault = _frozen
+
+
+MAPS = frozenset({Map, HostMap})
 
 INT_MAX = 2**63 - 1
 INT_MIN = -(2**63)
@@ -150,7 +208,7 @@ def as_key(x):
     if x is False:
         return FALSE_KEY
     t = type(x)
-    if t is tuple or t is Map or t is frozenset:
+    if t is tuple or t in MAPS or t is frozenset:
         from engine.lisp.compare import check_key   # hashing it must stay bounded too
         check_key(x)
         if t is not frozenset and _holds(x, bool):
@@ -163,7 +221,7 @@ def as_keys(xs):
     if type(xs) is str:
         return xs
     types = set(map(type, xs))
-    if bool in types or tuple in types or Map in types:
+    if bool in types or tuple in types or not MAPS.isdisjoint(types):
         return [as_key(x) for x in xs]
     return xs
 
@@ -173,7 +231,7 @@ def from_key(k):
     t = type(k)
     if t is BoolKey:
         return k.value
-    if (t is tuple or t is Map) and _holds(k, BoolKey):
+    if (t is tuple or t in MAPS) and _holds(k, BoolKey):
         return _swapped(k, from_key, {})
     return k
 
@@ -183,8 +241,8 @@ def has_bool_keys(coll) -> bool:
     if TRUE_KEY in coll or FALSE_KEY in coll:
         return True
     types = set(map(type, coll))
-    return (tuple in types or Map in types) and any(
-        _holds(k, BoolKey) for k in coll if type(k) is tuple or type(k) is Map)
+    return (tuple in types or not MAPS.isdisjoint(types)) and any(
+        _holds(k, BoolKey) for k in coll if type(k) is tuple or type(k) in MAPS)
 
 
 def _holds(value, kind: type) -> bool:
@@ -197,12 +255,12 @@ def _holds(value, kind: type) -> bool:
         if id(v) in seen:
             continue
         seen.add(id(v))
-        parts = v.values() if type(v) is Map else v
+        parts = v.values() if type(v) in MAPS else v
         types = set(map(type, parts))
         if kind in types:
             return True
-        if tuple in types or Map in types:
-            stack.extend(p for p in parts if type(p) is tuple or type(p) is Map)
+        if tuple in types or not MAPS.isdisjoint(types):
+            stack.extend(p for p in parts if type(p) is tuple or type(p) in MAPS)
     return False
 
 
@@ -212,7 +270,7 @@ def _swapped(value, swap, done: dict):
     key = id(value)
     if key in done:
         return done[key][1]
-    if type(value) is Map:
+    if type(value) in MAPS:
         new = Map({k: _swap_one(v, swap, done) for k, v in value.items()})
     else:
         new = tuple(_swap_one(v, swap, done) for v in value)
@@ -222,7 +280,7 @@ def _swapped(value, swap, done: dict):
 
 def _swap_one(v, swap, done: dict):
     t = type(v)
-    if t is tuple or t is Map:
+    if t is tuple or t in MAPS:
         return _swapped(v, swap, done)
     return swap(v) if t is bool or t is BoolKey else v
 
@@ -281,7 +339,7 @@ class LispFn(partial):
 
 
 # A ToolValue is kept as it is: it holds only a name, and prints and compares as itself.
-_HOLDERS = frozenset({tuple, Map, frozenset, *FUNCTION_TYPES}) - {ToolValue}
+_HOLDERS = frozenset({tuple, Map, HostMap, frozenset, *FUNCTION_TYPES}) - {ToolValue}
 
 
 def with_lisp_functions(value):
@@ -297,15 +355,15 @@ def _with_lisp_functions(value, done: dict):
     t = type(value)
     if t is LispFn or t not in _HOLDERS:
         return value
-    if t is not tuple and t is not Map and t is not frozenset:
+    if t is not tuple and t not in MAPS and t is not frozenset:
         return LispFn(value)
     key = id(value)
     if key in done:
         return done[key][1]
-    parts = (*value.keys(), *value.values()) if t is Map else value
+    parts = (*value.keys(), *value.values()) if t in MAPS else value
     new = value
     if not _HOLDERS.isdisjoint(map(type, parts)):
-        if t is Map:
+        if t in MAPS:
             new = Map({_with_lisp_functions(k, done): _with_lisp_functions(v, done)
                        for k, v in value.items()})
         else:
@@ -342,7 +400,7 @@ def type_name(value) -> str:
 
 _TYPE_NAMES = {
     bool: "boolean", int: "integer", float: "float", str: "string", Keyword: "keyword",
-    tuple: "vector", Map: "map", frozenset: "set", Symbol: "symbol", Var: "var", Regex: "regex",
+    tuple: "vector", Map: "map", HostMap: "map", frozenset: "set", Symbol: "symbol", Var: "var", Regex: "regex",
     ToolValue: "function", BoolKey: "boolean",
 }
 

@@ -17,7 +17,7 @@ from immutables import Map
 from engine.lisp import Keyword, PtcError
 from engine.lisp.compare import expanded_size, key_order, map_items, set_items
 from engine.lisp.printer import pr_str
-from engine.lisp.values import FN_INFO, FnInfo, Regex, Symbol, ToolValue, Var, as_key, is_fn
+from engine.lisp.values import FN_INFO, FnInfo, MAPS, Regex, Symbol, ToolValue, Var, as_key, is_fn
 
 MAX_DEPTH = 200            # deeper than any value the engine lets a program build (100)
 MAX_ITEMS = 5_000_000      # a value that shares structure can expand past anything writable
@@ -51,7 +51,7 @@ def encode(value, depth: int = 0):
         return [encode(v, depth + 1) for v in value]
     if isinstance(value, Mapping):
         # canonical key order, so the same value always writes the same text
-        items = map_items(value) if type(value) is Map else list(value.items())
+        items = map_items(value) if type(value) in MAPS else list(value.items())
         if all(type(k) is str or type(k) is Keyword for k, _ in items):
             return {encode(k): encode(v, depth + 1) for k, v in items}
         return {"~map": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in items]}

@@ -38,7 +38,7 @@ from pathlib import Path
 from engine.lisp import forms as F
 from engine.lisp.compare import equals
 from engine.lisp.reader import read
-from engine.lisp.values import Map, Symbol, as_key
+from engine.lisp.values import MAPS, Map, Symbol, as_key
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
 HEADER = re.compile(r"^;;\s*==\s*(\S+)((?:\s+!\S+)*)\s*$")
@@ -281,7 +281,7 @@ def agree(ours, theirs) -> bool:
         return ta is tb and ours == theirs
     if ta is tuple and tb is tuple:
         return len(ours) == len(theirs) and all(agree(x, y) for x, y in zip(ours, theirs))
-    if ta is Map and tb is Map:
+    if ta in MAPS and tb in MAPS:
         if len(ours) != len(theirs):
             return False
         missing = object()

@@ -20,11 +20,11 @@ from engine.lisp.builtins.support import (check_size, checked_int, items, limits
                                           type_error)
 from engine.lisp.compare import check_key, compare, equals
 from engine.lisp.errors import error
-from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Keyword, Map, as_key, type_name
+from engine.lisp.values import EMPTY_MAP, EMPTY_SET, HostMap, Keyword, MAPS, Map, as_key, type_name
 
 _NOTHING = object()
 _PLAIN = {int, float, str, Keyword}
-_COLLECTIONS = (tuple, frozenset, Map)
+_COLLECTIONS = (tuple, frozenset, Map, HostMap)
 
 
 def _count(fname: str, n) -> int:
@@ -291,7 +291,7 @@ def mapcat(f, coll=NO_COLL, *colls):
         if t is tuple:
             seqs.append(p)
         elif p is not None:
-            if t not in (Map, frozenset, str):
+            if t not in (Map, HostMap, frozenset, str):
                 raise error("type_error", "mapcat: the function must return a collection, got "
                                           f"{_shown(p)}", "use map for one value per item")
             seqs.append(items("mapcat", p))
@@ -484,7 +484,7 @@ def empty(coll):
     t = type(coll)
     if t is tuple:
         return ()
-    if t is Map:
+    if t in MAPS:
         return EMPTY_MAP
     if t is frozenset:
         return EMPTY_SET
@@ -495,7 +495,7 @@ def empty(coll):
 def not_empty(coll):
     """(not-empty coll) coll, or nil when it is empty."""
     t = type(coll)
-    if t is tuple or t is Map or t is frozenset or t is str:
+    if t is tuple or t in MAPS or t is frozenset or t is str:
         return coll if coll else None
     if coll is None:
         return None

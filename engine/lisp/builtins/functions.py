@@ -15,7 +15,7 @@ from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import items, show
 from engine.lisp.errors import error
 from engine.lisp.runtime import RUNNING, _timeout
-from engine.lisp.values import Map, is_fn, type_name
+from engine.lisp.values import MAPS, is_fn, type_name
 
 _clock = time.perf_counter
 
@@ -235,7 +235,7 @@ def _memo_key(args: tuple):
         t = type(v)
         if t is tuple:
             return ("v", tuple([key(x) for x in v]))
-        if t is Map:
+        if t in MAPS:
             return ("m", frozenset([(key(k), key(x)) for k, x in v.items()]))
         if t is frozenset:
             return ("s", frozenset([key(x) for x in v]))

@@ -10,7 +10,7 @@ import unicodedata
 
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, Regex, is_fn, type_name
+from engine.lisp.values import HostMap, Keyword, Map, Regex, is_fn, type_name
 
 _UNIT = 2                                   # bytes per UTF-16 code unit
 
@@ -142,7 +142,7 @@ def java_parse_long(text):
 
 
 _KINDS = {bool: "boolean", int: "number", float: "number", str: "string", tuple: "vector",
-          Map: "map", frozenset: "set", Keyword: "keyword", Regex: "regex"}
+          Map: "map", HostMap: "map", frozenset: "set", Keyword: "keyword", Regex: "regex"}
 
 
 @builtin("type", "predicates")
@@ -154,5 +154,5 @@ def type_keyword(x):
     kind = _KINDS.get(type(x))
     if kind is None:
         kind = "vector" if isinstance(x, tuple) else "set" if isinstance(x, frozenset) \
-            else "map" if isinstance(x, Map) else "function" if is_fn(x) else "unknown"
+            else "map" if isinstance(x, (Map, HostMap)) else "function" if is_fn(x) else "unknown"
     return Keyword(kind)

@@ -17,9 +17,10 @@ from engine.lisp.builtins.support import (check_size, chunks, items, limits, sho
                                           thread_last_error, type_error)
 from engine.lisp.compare import check_key, check_keys, equals, key_order, map_items, map_keys
 from engine.lisp.errors import error
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, as_key, as_keys, is_fn, type_name
+from engine.lisp.values import (EMPTY_MAP, HostMap, Keyword, MAPS, Map, as_key, as_keys, is_fn,
+                                type_name)
 
-_COLLECTIONS = (tuple, frozenset, Map)
+_COLLECTIONS = (tuple, frozenset, Map, HostMap)
 _NOTHING = object()     # an optional argument that was not given
 _CHECK_FROM = 64        # maps smaller than this are never checked against collection_size
 
@@ -50,7 +51,7 @@ def get(m, k, default=None):
 
 @variant("get", 2)
 def get_2(m, k):
-    if type(m) is Map:
+    if type(m) in MAPS:
         return flex_lookup(m, k, None)
     return flex_get(m, k)
 
@@ -79,7 +80,7 @@ def get_in(m, path, default=None):
 def find(m_or_pred, k_or_coll):
     """(find m k) the [key value] entry of k in map m, or nil; (find pred coll) the first match."""
     t = type(m_or_pred)
-    if t is Map:
+    if t in MAPS:
         m, k = m_or_pred, k_or_coll
         v = m.get(as_key(k), MISSING)
         if v is not MISSING:
@@ -127,7 +128,7 @@ def contains(coll, k):
     t = type(coll)
     if type(k) in _COLLECTIONS:
         check_key(k)
-    if t is Map:
+    if t in MAPS:
         if as_key(k) in coll:
             return True
         alt = alternate_key(k)
@@ -147,7 +148,7 @@ def contains(coll, k):
 @builtin("keys", "maps")
 def keys(m):
     """(keys m) the keys of map m in sorted order; [] for nil or {}."""
-    if type(m) is Map:
+    if type(m) in MAPS:
         return tuple(sorted_keys(m))
     if m is None:
         return ()
@@ -157,7 +158,7 @@ def keys(m):
 @builtin("vals", "maps")
 def vals(m):
     """(vals m) the values of map m, in the sorted order of their keys; [] for nil or {}."""
-    if type(m) is Map:
+    if type(m) in MAPS:
         if len(m) < 2:
             return tuple(m.values())
         return tuple([v for _, v in sorted_items(m)])
@@ -169,7 +170,7 @@ def vals(m):
 @builtin("entries", "maps")
 def entries(m):
     """(entries m) the [key value] entries of map m, sorted by key; [] for nil."""
-    if type(m) is Map:
+    if type(m) in MAPS:
         return tuple(sorted_items(m))
     if m is None:
         return ()
@@ -209,7 +210,7 @@ def keys_of(fname: str, m, ks):
     else:
         raise type_error(fname, "a vector of keys", ks,
                          f"(select-keys m [{show(ks)}])" if t is Keyword or t is str else None)
-    if type(m) is Map:
+    if type(m) in MAPS:
         out = [(as_key(k), v) for k in wanted if (v := flex_lookup(m, k, MISSING)) is not MISSING]
         return Map(out) if out else EMPTY_MAP
     if m is None:
@@ -225,9 +226,9 @@ def keys_of(fname: str, m, ks):
 def assoc_one(fname: str, coll, k, v):
     """`(assoc coll k v)` for one pair: maps by exact key, nil as {}, vectors by index."""
     t = type(coll)
-    if t is Keyword and type(v) is Map:
+    if t is Keyword and type(v) in MAPS:
         raise thread_last_error(fname)
-    if t is Map:
+    if t in MAPS:
         k = as_key(k)
         if len(coll) >= _CHECK_FROM and k not in coll:
             _grown(fname, len(coll) + 1)
@@ -257,7 +258,7 @@ def assoc(m, k, v, *kvs):
         return assoc_one("assoc", m, k, v)
     if len(kvs) % 2:
         raise _odd_pairs("assoc", "(assoc m :a 1 :b 2)")
-    if type(m) is Map:
+    if type(m) in MAPS:
         _grown("assoc", len(m) + 1 + len(kvs) // 2)
         check_keys((k, *kvs[0::2]))
         with m.mutate() as mm:
@@ -273,15 +274,16 @@ def assoc(m, k, v, *kvs):
 
 @variant("assoc", 3)
 def assoc_3(m, k, v):
-    if type(m) is Map:
+    if type(m) in MAPS:
         if type(k) in _COLLECTIONS:
             k = as_key(check_key(k))
         elif type(k) is bool:
             k = as_key(k)
         n = len(m)
         new = m.set(k, v)
-        if n >= _CHECK_FROM and len(new) > n:     # one entry more, at most: checked after
-            _grown("assoc", n + 1)
+        # one entry more, at most: checked after (as _grown, inline: this is every assoc)
+        if n >= _CHECK_FROM and len(new) > n and n + 1 > limits().collection_size:
+            check_size("assoc", n + 1)
         return new
     return assoc_one("assoc", m, k, v)
 
@@ -289,7 +291,7 @@ def assoc_3(m, k, v):
 @builtin("dissoc", "maps")
 def dissoc(m, *ks):
     """(dissoc m k ...) m without the keys k (exact keys); nil stays nil."""
-    if type(m) is Map:
+    if type(m) in MAPS:
         if len(ks) == 1:
             k = as_key(ks[0])
             return m.delete(k) if k in m else m
@@ -315,11 +317,11 @@ def _vector_index(fname: str, v: tuple, k) -> None:
 @builtin("update", "maps", calls_fns=True)
 def update(m, k, f, *args):
     """(update m k f & args) m with k set to (f old args...), k as written: (update m :n + 5)."""
-    if type(m) is Keyword and type(args[-1] if args else f) is Map:
+    if type(m) is Keyword and type(args[-1] if args else f) in MAPS:
         raise thread_last_error("update")
     f = as_fn(f)
     t = type(m)
-    if t is Map:
+    if t in MAPS:
         old = m.get(as_key(k))
     elif m is None:
         old = None
@@ -333,7 +335,7 @@ def update(m, k, f, *args):
 
 @variant("update", 3)
 def update_3(m, k, f):
-    if type(m) is Map:
+    if type(m) in MAPS:
         if not is_fn(f):
             f = as_fn(f)
         k = as_key(k)
@@ -380,7 +382,7 @@ def update_in(m, path, f, *args):
     last = path[-1]
     if type(cur) is tuple:
         _vector_index("update-in", cur, last)
-    elif cur is not None and type(cur) is not Map:
+    elif cur is not None and type(cur) not in MAPS:
         raise type_error("update-in", "a map, vector or nil at the end of the path", cur)
     new = f(flex_get(cur, last), *args)
     return _rebuild("update-in", trail, assoc_one("update-in", cur, last, new))
@@ -392,7 +394,7 @@ def merge(*maps):
     result = None
     for m in maps:
         t = type(m)
-        if t is Map:
+        if t in MAPS:
             if result is None or not result:
                 result = m
             elif m:
@@ -415,7 +417,7 @@ def merge_with(f, *maps):
     for m in maps:
         if m is None:
             continue
-        if type(m) is not Map:
+        if type(m) not in MAPS:
             raise type_error("merge-with", "maps", m)
         if result is None or not result:
             result = m
@@ -431,9 +433,9 @@ def merge_with(f, *maps):
 
 
 def _map_then_fn(fname: str, m, f) -> None:
-    if type(m) is not Map and type(m) is not tuple and m is not None:
+    if type(m) not in MAPS and type(m) is not tuple and m is not None:
         hint = None
-        if (is_fn(m) or type(m) is Keyword) and (type(f) is Map or f is None):
+        if (is_fn(m) or type(m) is Keyword) and (type(f) in MAPS or f is None):
             hint = f"({fname} m f) takes the map first: use -> rather than ->> with {fname}"
         raise type_error(fname, "a map", m, hint)
 
@@ -516,7 +518,7 @@ def _walk_keys(fname: str, x, convert):
 
     def walk(x, depth=0):
         t = type(x)
-        if t is not Map and t is not tuple and t is not frozenset:
+        if t not in MAPS and t is not tuple and t is not frozenset:
             return x
         xid = id(x)
         r = done.get(xid)
@@ -526,7 +528,7 @@ def _walk_keys(fname: str, x, convert):
             raise error("memory_exceeded", f"{fname}: the value is nested more than "
                                            f"{max_depth} levels deep")
         depth += 1
-        if t is Map:
+        if t in MAPS:
             changed = False
             pairs = []
             for k, v in x.items():

@@ -107,7 +107,8 @@ def str_(*values):
     if not values:
         return ""
     if len(values) <= 8:       # the usual (str "id-" n): each part is at most a limit long
-        parts = [v if type(v) is str else _str1(v) for v in values]
+        parts = [v if type(v) is str else str(v) if type(v) is int else _str1(v)
+                 for v in values]
         total = sum(map(len, parts))
         if total > limits().string_length:
             check_length("str", total)
@@ -136,9 +137,12 @@ def str_1(x):
 
 @variant("str", 2)
 def str_2(a, b):
-    a = a if type(a) is str else _str1(a)
-    b = b if type(b) is str else _str1(b)
-    check_length("str", len(a) + len(b))
+    if type(a) is not str:
+        a = str(a) if type(a) is int else _str1(a)
+    if type(b) is not str:
+        b = str(b) if type(b) is int else _str1(b)
+    if len(a) + len(b) > limits().string_length:
+        check_length("str", len(a) + len(b))
     return a + b
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.lisp.builtins.registry import builtin
-from engine.lisp.values import Keyword, Map, Regex, Symbol, is_fn
+from engine.lisp.values import HostMap, Keyword, MAPS, Map, Regex, Symbol, is_fn
 
 
 @builtin("nil?", "predicates", returns_bool=True)
@@ -105,7 +105,7 @@ def is_vector(x):
 @builtin("map?", "predicates", returns_bool=True)
 def is_map(x):
     """(map? x) x is a map."""
-    return type(x) is Map
+    return type(x) in MAPS
 
 
 @builtin("set?", "predicates", returns_bool=True)
@@ -117,7 +117,7 @@ def is_set(x):
 @builtin("coll?", "predicates", returns_bool=True)
 def is_coll(x):
     """(coll? x) x is a vector, map or set."""
-    return type(x) in (tuple, Map, frozenset)
+    return type(x) in (tuple, Map, HostMap, frozenset)
 
 
 @builtin("fn?", "predicates", returns_bool=True)
@@ -130,7 +130,7 @@ def is_function(x):
 def is_callable(x):
     """(ifn? x) x can be called: a function, keyword, map, set or vector."""
     t = type(x)
-    return t is Keyword or t is Map or t is frozenset or t is tuple or is_fn(x)
+    return t is Keyword or t in MAPS or t is frozenset or t is tuple or is_fn(x)
 
 
 @builtin("regex?", "predicates", returns_bool=True)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from itertools import chain
-from functools import cmp_to_key
+from functools import cmp_to_key, partial
 from operator import ne
 
-from engine.lisp.access import as_fn, key_getter
+from engine.lisp.access import as_fn, key_getter, read_each
 from engine.lisp.builtins.math import add
 from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
 from engine.lisp.builtins import transducers as xf
@@ -20,7 +20,8 @@ from engine.lisp.builtins.support import (CHUNK, build_map, check_size, checked_
                                           thread_first_error, type_error)
 from engine.lisp.compare import check_key, check_keys, compare, sorted_values
 from engine.lisp.errors import error
-from engine.lisp.values import Keyword, Map, as_key, as_keys, from_key, is_fn, truthy, type_name
+from engine.lisp.values import (HostMap, Keyword, MAPS, Map, as_key, as_keys, from_key, is_fn,
+                                truthy, type_name)
 
 
 @builtin("map", "collections", calls_fns=True)
@@ -30,12 +31,13 @@ def map_(f, coll=NO_COLL, *colls):
     if coll is NO_COLL:
         return xf.map_xf(f)
     _check_order("map", f, coll)
+    if not colls and type(f) is Keyword:
+        seq = items("map", coll)
+        if seq and set(map(type, seq)) == {HostMap}:      # (map :id records), in C
+            return tuple(chain.from_iterable(map(partial(read_each, f), chunks(seq))))
     f = as_fn(f)
     if not colls:
         seq = items("map", coll)
-        if type(f) is Keyword:          # (map :id records)
-            getter = key_getter(f)
-            return tuple([getter(x) for part in chunks(seq) for x in part])
         if len(seq) <= CHUNK:
             return tuple(map(f, seq))
         return tuple(chain.from_iterable(map(f, part) for part in chunks(seq)))
@@ -88,7 +90,7 @@ def remove(pred, coll=NO_COLL):
 
 
 def _check_order(fname: str, f, coll) -> None:
-    if (type(coll) is Keyword or is_fn(coll)) and (f is None or type(f) in (tuple, Map, frozenset)):
+    if (type(coll) is Keyword or is_fn(coll)) and (f is None or type(f) in (tuple, Map, HostMap, frozenset)):
         raise thread_first_error(fname)
 
 
@@ -140,7 +142,7 @@ def reduce_kv(f, init, m):
         return init
     if type(m) is tuple:
         pairs = enumerate(m)
-    elif type(m) is Map:
+    elif type(m) in MAPS:
         pairs = items("reduce-kv", m)
     else:
         raise type_error("reduce-kv", "a map", m)
@@ -196,7 +198,7 @@ def range_(start_or_end, end=None, step=None):
 def count(coll):
     """(count coll) number of items; characters of a string; nil is 0."""
     t = type(coll)
-    if t is tuple or t is str or t is Map or t is frozenset:
+    if t is tuple or t is str or t in MAPS or t is frozenset:
         return len(coll)
     if coll is None:
         return 0
@@ -264,7 +266,7 @@ def conj(coll=None, *xs):
         check_size("conj", len(coll) + len(xs))
         check_keys(xs)
         return coll.union(as_keys(xs))
-    if t is Map:
+    if t in MAPS:
         return _into_map("conj", coll, xs)
     raise type_error("conj", "a collection", coll)
 
@@ -281,7 +283,7 @@ def conj_2(coll, x):
 def _into_map(fname: str, m: Map, entries) -> Map:
     with m.mutate() as mm:
         for e in chain.from_iterable(chunks(entries)):
-            if type(e) is Map:
+            if type(e) in MAPS:
                 for k, v in e.items():
                     mm[k] = v
             elif type(e) is tuple and len(e) == 2:
@@ -314,7 +316,7 @@ def into(to, xf_or_from=None, from_=NO_COLL):
         check_size("into", len(to) + len(source))
         check_keys(source)
         return to.union(as_keys(source))
-    if t is Map:
+    if t in MAPS:
         return _into_map("into", to, source)
     raise type_error("into", "a collection to add to", to)
 
@@ -380,7 +382,7 @@ def is_empty(coll):
     if coll is None:
         return True
     t = type(coll)
-    if t is tuple or t is str or t is Map or t is frozenset:
+    if t is tuple or t is str or t in MAPS or t is frozenset:
         return len(coll) == 0
     raise type_error("empty?", "a collection", coll)
 
@@ -463,7 +465,7 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
         comp, seq_in = None, comp_or_coll
     else:
         comp, seq_in = comp_or_coll, coll
-        if (is_fn(coll) or type(coll) is Keyword) and type(comp_or_coll) in (tuple, Map):
+        if (is_fn(coll) or type(coll) is Keyword) and type(comp_or_coll) in (tuple, Map, HostMap):
             raise error("type_error", "sort-by expects (sort-by key comparator coll): the "
                                       "collection comes last", "(sort-by :price > items)")
     seq = items("sort-by", seq_in)
@@ -479,6 +481,8 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
 
 def _keys_of_each(keyfn, seq) -> list:
     """`(keyfn item)` for each item of `seq`."""
+    if type(keyfn) in (Keyword, str, tuple):
+        return list(chain.from_iterable(map(partial(read_each, keyfn), chunks(seq))))
     getter = _key_function(keyfn)
     return [getter(x) for part in chunks(seq) for x in part]
 
@@ -497,7 +501,7 @@ def _key_function(keyfn):
     return as_fn(keyfn, "key function")
 
 
-_COLLECTIONS = (tuple, Map, frozenset)   # keys whose hash is checked first (check_key)
+_COLLECTIONS = (tuple, Map, HostMap, frozenset) # keys whose hash is checked first (check_key)
 _PLAIN_KEYS = frozenset({str, int, float, Keyword, type(None)})
 
 
@@ -565,6 +569,6 @@ def apply(f, *args):
         raise error("arity_error", "apply expects a function and a collection",
                     "(apply max [1 2 3])")
     last_arg = args[-1]
-    if type(last_arg) not in (tuple, frozenset, Map, str) and last_arg is not None:
+    if type(last_arg) not in (tuple, frozenset, Map, HostMap, str) and last_arg is not None:
         raise type_error("apply", "a collection as its last argument", last_arg)
     return as_fn(f)(*args[:-1], *items("apply", last_arg))

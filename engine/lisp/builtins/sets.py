@@ -16,7 +16,7 @@ from engine.lisp.builtins.maps import keys_of, sorted_items, sorted_keys
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import check_size, items, type_error
 from engine.lisp.compare import check_keys
-from engine.lisp.values import EMPTY_MAP, EMPTY_SET, Map, as_key, as_keys
+from engine.lisp.values import EMPTY_MAP, EMPTY_SET, MAPS, Map, as_key, as_keys
 
 _NOTHING = object()
 
@@ -114,7 +114,7 @@ def _rel(fname: str, xrel) -> list | tuple:
     """The maps of a relation: any collection of maps (a set, a vector) or nil."""
     rel = items(fname, xrel)
     for x in rel:
-        if type(x) is not Map:
+        if type(x) not in MAPS:
             raise type_error(fname, "a collection of maps", x)
     return rel
 
@@ -126,7 +126,7 @@ def project(xrel, ks):
 
 
 def _map(fname: str, m) -> Map:
-    if type(m) is Map:
+    if type(m) in MAPS:
         return m
     if m is None:
         return EMPTY_MAP

@@ -18,7 +18,7 @@ from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import (check_length, check_size, items, limits, show,
                                           type_error)
 from engine.lisp.errors import PtcError, error
-from engine.lisp.values import INT_MAX, INT_MIN, Keyword, Map, Regex, Symbol, is_fn
+from engine.lisp.values import HostMap, INT_MAX, INT_MIN, Keyword, MAPS, Map, Regex, Symbol, is_fn
 
 _MISSING = object()
 
@@ -81,6 +81,11 @@ def join(sep_or_coll, coll=_MISSING):
         sep = str_value(sep_or_coll) if sep_or_coll is not None else ""
     values = items("join", coll)
     cap = limits().string_length
+    if type(values) is tuple and set(map(type, values)) == {str}:     # the usual case, in C
+        total = sum(map(len, values)) + len(sep) * (len(values) - 1)
+        if total > cap:
+            check_length("join", total)
+        return sep.join(values)
     parts = []
     total = -len(sep)
     for v in values:
@@ -172,6 +177,9 @@ def _case_checked(fname: str, s: str, changed: str) -> str:
 @builtin("upper-case", "strings", aliases=("upcase",))
 def upper_case(s):
     """(upper-case s) s in upper case."""
+    if type(s) is str:
+        changed = s.upper()
+        return changed if len(changed) == len(s) else _case_checked("upper-case", s, changed)
     s = _text("upper-case", s)
     return _case_checked("upper-case", s, s.upper())
 
@@ -209,7 +217,7 @@ def includes(s, part):
     """(includes? s part) true when part occurs in s."""
     if type(s) is str and type(part) is str:
         return part in s
-    if type(s) in (tuple, frozenset, Map):
+    if type(s) in (tuple, frozenset, Map, HostMap):
         raise type_error("includes?", "a string", s,
                          "for a collection use (contains? coll x) or (some #{x} coll)")
     return _string("includes?", part, "a string to look for") in _text("includes?", s)
@@ -265,7 +273,7 @@ def escape(s, cmap):
 
     cmap is a map of characters to replacements, or a function."""
     s = _string("escape", s)
-    if type(cmap) is Map:
+    if type(cmap) in MAPS:
         def lookup(c):
             return cmap.get(c)
     else:
@@ -343,7 +351,7 @@ def _template(fname: str, replacement: str, pattern):
 
 
 def _callable(f) -> bool:
-    return is_fn(f) or type(f) in (Map, Keyword, frozenset)
+    return is_fn(f) or type(f) in (Map, HostMap, Keyword, frozenset)
 
 
 _FAST_REPLACE_CHARS = 8_000_000
@@ -450,7 +458,7 @@ def _replace_items(smap, coll) -> tuple:
     """Core (replace smap coll): items found as keys of smap (or indices of a vector smap)
     are replaced by their values."""
     values = items("replace", coll)
-    if type(smap) is Map:
+    if type(smap) in MAPS:
         def swap(x):
             try:
                 return smap.get(x, x)
