@@ -7,13 +7,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, render_turns
+from engine.llm import MODEL_PROVIDERS
 from engine.tokens import (CallCost, Price, TokenCounter, TokenEncoding, call_cost, cost,
                            encoding_for_model, price_for)
 from engine.trace import Trace
 
 BASELINE = "full"
-# LLM spec prefixes that name a real model (the others, scripted: and replay:, name a file).
-MODEL_PROVIDERS = ("openai", "anthropic", "openrouter", "ollama")
 
 
 def strategy_order() -> tuple[str, ...]:

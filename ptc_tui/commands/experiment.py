@@ -13,7 +13,7 @@ from pathlib import Path
 
 from engine.agent import llm_name, open_llm
 from engine.history import STRATEGIES, HistoryOpts
-from engine.llm import SimulatedLLM
+from engine.llm import MODEL_PROVIDERS, SimulatedLLM
 from ptc_tui.agent_files import load_agent_file
 from ptc_tui.commands.common import CommandError, print_json, usd, whole_number
 from ptc_tui.commands.output import Column, Output
@@ -24,7 +24,6 @@ from ptc_tui.experiments.runner import Experiment, Progress, run_all
 from ptc_tui.experiments.runs import success_rule
 from ptc_tui.experiments.summary import SetSummary, summarize
 from ptc_tui.signals import Interrupted, interruptible
-from ptc_tui.token_stats import MODEL_PROVIDERS
 
 RULES = {"check": "the agent file's check(step)", "expected": "returns the file's `expected`",
          "returned": "returned (no fail, not out of turns)"}
