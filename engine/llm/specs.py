@@ -22,10 +22,11 @@ class Provider:
     prefix: str
     make: Callable[..., LLM]
     names_model: bool = True
+    argument: str = "MODEL"             # what the rest of the spec is, as help shows it
 
     @property
     def form(self) -> str:
-        return f"{self.prefix}:{'MODEL' if self.names_model else 'FILE'}"
+        return f"{self.prefix}:{self.argument if self.names_model else 'FILE'}"
 
 
 def _from_file(cls) -> Callable[..., LLM]:
@@ -37,7 +38,7 @@ PROVIDERS = (
     Provider("openai", OpenAIChat),
     Provider("anthropic", AnthropicMessages),
     Provider("gemini", GeminiChat),
-    Provider("azure", AzureChat),
+    Provider("azure", AzureChat, argument="DEPLOYMENT"),
     Provider("openrouter", OpenRouterChat),
     Provider("ollama", OllamaChat),
     Provider("scripted", _from_file(ScriptedLLM), names_model=False),

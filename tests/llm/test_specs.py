@@ -89,7 +89,7 @@ def test_bad_specs_list_the_accepted_forms(spec, problem):
         from_spec(spec)
     assert problem in str(caught.value)
     assert ", ".join(FORMS) in str(caught.value)
-    assert "gemini:MODEL" in FORMS and "azure:MODEL" in FORMS
+    assert "gemini:MODEL" in FORMS and "azure:DEPLOYMENT" in FORMS
 
 
 def test_replay_is_left_to_the_agent_layer():
