@@ -45,3 +45,14 @@ def test_a_model_run_is_priced_counted_and_forked_on_its_own_model(spec, monkeyp
 def test_every_form_is_in_the_llm_help(cli, command):
     help_text = " ".join(cli(command, "--help").out.split())
     assert ", ".join(SPEC_FORMS) in help_text
+
+
+@pytest.mark.parametrize("model, rates", [
+    ("gemini-2.5-pro", (1.25, 0.125, 10.0)), ("gemini-2.5-flash", (0.30, 0.03, 2.50)),
+    ("gemini-2.5-flash-lite", (0.10, 0.01, 0.40)),
+])
+def test_a_gemini_run_is_priced_at_googles_rates(model, rates):
+    parent = load_trace(PRODUCT_TRACE)
+    trace = dataclasses.replace(parent, agent=dataclasses.replace(parent.agent, llm=f"gemini:{model}"))
+    price = price_for(trace_model(trace))
+    assert (price.input, price.cached_input, price.output) == rates
