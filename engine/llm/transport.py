@@ -75,10 +75,10 @@ class HttpLLM:
         self._given = {"base_url": self.base_url if moved else None, "api_key_env": api_key_env,
                        "temperature": temperature, "max_output_tokens": max_tokens,
                        "reasoning_effort": reasoning_effort, "timeout_s": timeout}
+        self.check_options()                 # a wrong option first: it is the command line's
         self._api_key = api_key or self.key_from_env(api_key_env)
         self._client = client
         self._owns_client = client is None
-        self.check_options()
 
     def key_from_env(self, api_key_env: str | None) -> str | None:
         """The key from `api_key_env`, else from the provider's own variables; an LLMError that

@@ -180,7 +180,7 @@ def test_the_default_temperature_is_not_sent_to_a_reasoning_model(fake, make):
 ])
 def test_options_a_model_does_not_take_are_refused_before_any_request(model, options, problem):
     with pytest.raises(LLMError) as caught:
-        OpenAIChat(model, api_key=KEY, **options)
+        OpenAIChat(model, **options)        # no key either: the command line's mistake comes first
     assert str(caught.value) == problem
 
 
