@@ -71,7 +71,7 @@ def test_a_bad_response_field_is_refused_naming_it(field, value, message):
         loads_trace(json.dumps(doc))
 
 
-def test_llm_settings_survive_a_save_and_are_absent_when_there_are_none():
+def test_llm_settings_survive_a_save_and_an_otlp_round_trip_and_are_absent_when_there_are_none():
     settings = {"base_url": "http://127.0.0.1:8000/v1", "temperature": 0.2, "prompt_cache": False}
 
     def configured_llm(messages):
@@ -79,7 +79,8 @@ def test_llm_settings_survive_a_save_and_are_absent_when_there_are_none():
     configured_llm.settings = settings
     session = SubAgent("Answer.", max_turns=2).start(configured_llm)
     session.step()
-    assert loads_trace(dumps_trace(session.trace())).agent.llm_settings == settings
+    for loaded in (loads_trace(dumps_trace(session.trace())), loads_otlp(dumps_otlp(session.trace()))):
+        assert loaded.agent.llm_settings == settings
     plain = json.loads(dumps_trace(recorded_trace()))
     assert "llm_settings" not in plain["agent"]
     assert loads_trace(json.dumps(plain)).agent.llm_settings == {}
