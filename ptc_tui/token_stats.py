@@ -8,14 +8,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, render_turns
+from engine.llm import MODEL_PROVIDERS
 from engine.tokens import (CachePolicy, CacheSplit, CallCost, MessageCounts, Price, TokenCounter,
                            TokenEncoding, cache_policy, cache_prices, cache_splits, call_cost,
                            cost, encoding_for_model, price_for, sent_times)
 from engine.trace import Trace
 
 BASELINE = "full"
-# LLM spec prefixes that name a real model (the others, scripted: and replay:, name a file).
-MODEL_PROVIDERS = ("openai", "anthropic", "openrouter", "ollama")
 
 
 def strategy_order() -> tuple[str, ...]:

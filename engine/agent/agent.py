@@ -31,6 +31,13 @@ def llm_name(llm) -> str:
     return getattr(llm, "__name__", type(llm).__name__)
 
 
+def llm_settings(llm) -> dict:
+    """How the LLM was set up, as a trace records it (an HTTP client's `settings`: its options
+    and whether prompt caching was on, never its key); {} for any other callable."""
+    settings = getattr(llm, "settings", None)
+    return dict(settings) if isinstance(settings, dict) else {}
+
+
 @dataclass(frozen=True)
 class Failure:
     """Why a run failed: `reason` is `failed` for `(fail v)`, `max_turns_exceeded`,
@@ -248,7 +255,8 @@ class Session:
                               self.result.fail.message)
         c = self.context
         info = AgentInfo(c.mission, c.max_turns, c.reference, c.tools, c.data, self.opts,
-                         llm_name(self.llm), self.agent.name, self.agent.description)
+                         llm_name(self.llm), self.agent.name, self.agent.description,
+                         llm_settings(self.llm))
         when = created_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
         return Trace(info, tuple(self.turns), outcome, __version__, when, self.parent)
 

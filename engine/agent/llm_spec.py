@@ -4,13 +4,18 @@ fork_llm: the LLM a fork runs."""
 from __future__ import annotations
 
 from engine.agent.extract import extract_program
-from engine.llm import ReplayLLM, from_spec
+from engine.llm import FORMS, MODEL_PROVIDERS, ReplayLLM, from_spec
+from engine.llm.transport import options_from_settings
 from engine.trace import Trace, load_trace
+
+# Every spec a command line takes: engine.llm's providers, and replay:TRACE.
+SPEC_FORMS = (*FORMS, "replay:TRACE")
 
 
 def open_llm(spec: str, **options):
-    """`openai:MODEL`, `anthropic:MODEL`, `openrouter:MODEL`, `ollama:MODEL`, `scripted:FILE`,
-    or `replay:TRACE` (the raw replies of a saved trace, to re-run it under other options)."""
+    """The LLM of one of SPEC_FORMS: a provider's model, a file of replies, or `replay:TRACE`
+    (the raw replies of a saved trace, to re-run it under other options); `options` go to an
+    HTTP client (base_url, temperature, max_tokens, timeout...)."""
     if spec.startswith("replay:"):
         path = spec[len("replay:"):]
         if not path:
@@ -38,12 +43,9 @@ def replayed_reply(turn) -> str:
     return f"{text}\n\n{block}" if text.strip() and found is None else block
 
 
-# Specs that name a model to ask again; the others (scripted:, replay:) name recorded replies.
-MODEL_PROVIDERS = ("openai", "anthropic", "openrouter", "ollama")
-
-
-def fork_llm(spec: str | None, parent: Trace, at: int, parent_name: str = "parent"):
-    """The LLM of a fork of `parent` at turn `at`: `spec`, else the parent's own LLM.
+def fork_llm(spec: str | None, parent: Trace, at: int, parent_name: str = "parent", **options):
+    """The LLM of a fork of `parent` at turn `at`: `spec`, else the parent's own LLM, set up
+    as the parent's `llm_settings` say, each of `options` (the HTTP client's) overriding.
 
     Replies are aligned on turn numbers: `replay:TRACE` answers turn k with that trace's reply
     for turn k, so replaying the parent under its own options reproduces it. A parent run on
@@ -53,14 +55,14 @@ def fork_llm(spec: str | None, parent: Trace, at: int, parent_name: str = "paren
     if spec is None:
         own = parent.agent.llm
         if own.partition(":")[0] in MODEL_PROVIDERS:
-            return open_llm(own)
+            return open_llm(own, **{**options_from_settings(parent.agent.llm_settings), **options})
         return _replay(parent, at, f"replay:{parent_name}")
     if spec.startswith("replay:"):
         path = spec[len("replay:"):]
         if not path:
             raise ValueError("replay: needs a trace file, e.g. replay:run.json")
         return _replay(load_trace(path), at, spec)
-    return open_llm(spec)
+    return open_llm(spec, **options)
 
 
 def _replay(trace: Trace, at: int, name: str) -> ReplayLLM:

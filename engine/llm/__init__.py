@@ -7,12 +7,14 @@ returns a Completion or raises LLMError. This package imports nothing else of th
 from engine.llm.anthropic_messages import AnthropicMessages
 from engine.llm.completion import LLM, Completion, complete
 from engine.llm.errors import LLMError
-from engine.llm.openai_chat import OllamaChat, OpenAIChat, OpenRouterChat
+from engine.llm.openai_chat import (REASONING_EFFORTS, AzureChat, GeminiChat, OllamaChat, OpenAIChat,
+                                    OpenRouterChat)
 from engine.llm.scripted import ReplayLLM, ScriptedLLM
 from engine.llm.simulated import SimulatedLLM
-from engine.llm.specs import from_spec
+from engine.llm.specs import FORMS, MODEL_PROVIDERS, PROVIDERS, from_spec
 
 __all__ = [
-    "LLM", "Completion", "LLMError", "complete", "from_spec",
-    "ScriptedLLM", "ReplayLLM", "SimulatedLLM", "OpenAIChat", "OpenRouterChat", "OllamaChat", "AnthropicMessages",
+    "LLM", "Completion", "LLMError", "complete", "from_spec", "PROVIDERS", "FORMS", "MODEL_PROVIDERS",
+    "REASONING_EFFORTS", "ScriptedLLM", "ReplayLLM", "SimulatedLLM", "OpenAIChat", "OpenRouterChat",
+    "OllamaChat", "GeminiChat", "AzureChat", "AnthropicMessages",
 ]

@@ -19,10 +19,14 @@ class AnthropicMessages(HttpLLM):
     """`POST {base_url}/v1/messages`, with system messages moved to the `system` field."""
 
     provider = "anthropic"
-    key_env: str | None = "ANTHROPIC_API_KEY"
-    base_url_env: str | None = "ANTHROPIC_BASE_URL"
+    key_envs: tuple[str, ...] = ("ANTHROPIC_API_KEY",)
+    base_url_envs: tuple[str, ...] = ("ANTHROPIC_BASE_URL",)
     default_base_url = "https://api.anthropic.com"
     default_max_tokens = 4096
+
+    def __init__(self, model: str, **options):
+        super().__init__(model, **options)
+        self.previous_turns: list[dict] | None = None     # what the last request sent
 
     @property
     def endpoint(self) -> str:
@@ -42,6 +46,9 @@ class AnthropicMessages(HttpLLM):
         body: dict = {"model": self.model, "max_tokens": self.max_tokens, "messages": turns}
         if system:
             body["system"] = system
+        if self.prompt_cache:
+            body = with_breakpoints(body, cache_breakpoint(self.previous_turns, turns))
+            self.previous_turns = turns
         if self.temperature is not None:
             body["temperature"] = self.temperature
         return body
@@ -70,6 +77,41 @@ class AnthropicMessages(HttpLLM):
             finish_reason=FINISH_REASONS.get(stop),
             provider_finish_reason=stop,
         )
+
+
+def cache_breakpoint(previous: list[dict] | None, turns: list[dict]) -> int | None:
+    """The index of the message in `turns` to end a cached prefix at: the last message that the
+    next request will most likely send unchanged.
+
+    The client does not know the history strategy, so it goes by what the strategy did last
+    time: when this request only appended to the previous one (`full` does, and every first
+    request is taken to), the whole request is expected to come back, so its last message;
+    when it rewrote earlier messages (`coalesced` rewrites all but the system prompt,
+    `compaction` all after the first user message once it compacts), the last message of the
+    part that stayed the same; None when nothing but the system prompt stayed."""
+    if previous is None or turns[:len(previous)] == previous:
+        return len(turns) - 1
+    same = 0
+    while same < min(len(previous), len(turns)) and previous[same] == turns[same]:
+        same += 1
+    return same - 1 if same else None
+
+
+def with_breakpoints(body: dict, message: int | None) -> dict:
+    """`body` with `cache_control` breakpoints on the system prompt and on message `message`
+    (platform.claude.com/docs/en/build-with-claude/prompt-caching): a text becomes one text
+    block that carries `{"type": "ephemeral"}`, the 5-minute cache."""
+    def cached(text: str) -> list[dict]:
+        return [{"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}]
+
+    body = dict(body)
+    if "system" in body:
+        body["system"] = cached(body["system"])
+    if message is not None:
+        messages = list(body["messages"])
+        messages[message] = {**messages[message], "content": cached(messages[message]["content"])}
+        body["messages"] = messages
+    return body
 
 
 def split_system(messages: list[dict]) -> tuple[str, list[dict]]:

@@ -1,27 +1,53 @@
-"""from_spec: an LLM from a command-line spec such as `openai:gpt-4o-mini` or `scripted:replies.json`."""
+"""The providers an LLM spec names (`openai:gpt-4o-mini`, `scripted:replies.json`), in one table
+that the command line's help, the token counts and prices, and forks all read; and `from_spec`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from engine.llm.anthropic_messages import AnthropicMessages
 from engine.llm.completion import LLM
-from engine.llm.openai_chat import OllamaChat, OpenAIChat, OpenRouterChat
+from engine.llm.openai_chat import AzureChat, GeminiChat, OllamaChat, OpenAIChat, OpenRouterChat
 from engine.llm.scripted import ScriptedLLM
 from engine.llm.simulated import SimulatedLLM
 
-# prefix -> how to build the LLM from the rest of the spec and the caller's options
-SPECS: dict[str, Callable[..., LLM]] = {
-    "openai": OpenAIChat,
-    "anthropic": AnthropicMessages,
-    "openrouter": OpenRouterChat,
-    "ollama": OllamaChat,
+
+@dataclass(frozen=True)
+class Provider:
+    """One spec prefix: how to build its LLM from the rest of the spec and the caller's options,
+    and whether the rest names a model (priced and counted with its tokenizer, asked again by a
+    fork) or a file of replies."""
+
+    prefix: str
+    make: Callable[..., LLM]
+    names_model: bool = True
+    argument: str = "MODEL"             # what the rest of the spec is, as help shows it
+
+    @property
+    def form(self) -> str:
+        return f"{self.prefix}:{self.argument if self.names_model else 'FILE'}"
+
+
+def _from_file(cls) -> Callable[..., LLM]:
     # HTTP options (timeout, max_tokens...) mean nothing to a script: a CLI may pass them to any spec.
-    "scripted": lambda path, **_http_options: ScriptedLLM.from_file(path),
-    "simulated": lambda path, **_http_options: SimulatedLLM.from_file(path),
-}
-FORMS = ("openai:MODEL", "anthropic:MODEL", "openrouter:MODEL", "ollama:MODEL", "scripted:FILE",
-         "simulated:FILE")
+    return lambda path, **_http_options: cls.from_file(path)
+
+
+PROVIDERS = (
+    Provider("openai", OpenAIChat),
+    Provider("anthropic", AnthropicMessages),
+    Provider("gemini", GeminiChat),
+    Provider("azure", AzureChat, argument="DEPLOYMENT"),
+    Provider("openrouter", OpenRouterChat),
+    Provider("ollama", OllamaChat),
+    Provider("scripted", _from_file(ScriptedLLM), names_model=False),
+    Provider("simulated", _from_file(SimulatedLLM), names_model=False),
+)
+BY_PREFIX = {p.prefix: p for p in PROVIDERS}
+FORMS = tuple(p.form for p in PROVIDERS)
+# Spec prefixes that name a real model (the others, and engine.agent's replay:, name a file).
+MODEL_PROVIDERS = tuple(p.prefix for p in PROVIDERS if p.names_model)
 
 
 def from_spec(spec: str, **options) -> LLM:
@@ -32,9 +58,10 @@ def from_spec(spec: str, **options) -> LLM:
     prefix, _, rest = spec.partition(":")
     if prefix == "replay":
         raise ValueError(f"{spec!r}: replay specs are resolved by engine.agent, not engine.llm")
-    if prefix not in SPECS:
+    provider = BY_PREFIX.get(prefix)
+    if provider is None:
         raise ValueError(f"unknown LLM spec {spec!r}; expected one of: {', '.join(FORMS)}")
     if not rest.strip():
-        raise ValueError(f"LLM spec {spec!r} names no {'file' if prefix in ('scripted', 'simulated') else 'model'}; "
+        raise ValueError(f"LLM spec {spec!r} names no {'model' if provider.names_model else 'file'}; "
                          f"expected one of: {', '.join(FORMS)}")
-    return SPECS[prefix](rest.strip(), **options)
+    return provider.make(rest.strip(), **options)

@@ -24,6 +24,17 @@ LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 BODY_EXCERPT = 200
 
 
+# A trace's llm_settings name -> the HttpLLM option it was made with.
+SETTING_OPTIONS = {"base_url": "base_url", "api_key_env": "api_key_env", "temperature": "temperature",
+                   "max_output_tokens": "max_tokens", "reasoning_effort": "reasoning_effort",
+                   "timeout_s": "timeout", "prompt_cache": "prompt_cache"}
+
+
+def options_from_settings(settings) -> dict:
+    """The options that make an LLM again as a trace's `llm_settings` say it was made."""
+    return {SETTING_OPTIONS[k]: v for k, v in settings.items() if k in SETTING_OPTIONS}
+
+
 class MalformedReply(Exception):
     """A 2xx body without the fields a reply needs; the message says which."""
 
@@ -33,31 +44,68 @@ class HttpLLM:
     request body is built (`request_body`), sent (`endpoint`, `headers`) and read (`parse`)."""
 
     provider = "http"
-    key_env: str | None = None            # the environment variable holding the key; None: no key
-    base_url_env: str | None = None
+    key_envs: tuple[str, ...] = ()        # the variables holding the key, first set wins; (): no key
+    base_url_envs: tuple[str, ...] = ()   # the variables holding the base URL, first set wins
     default_base_url = ""
 
     default_max_tokens: int | None = None    # Anthropic requires one; OpenAI sends none unless set
+    default_timeout_s = 60.0
 
-    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
-                 timeout: float = 60.0, max_retries: int = 3, backoff_s: float = 1.0,
-                 temperature: float | None = None, max_tokens: int | None = None,
-                 sleep: Callable[[float], None] = time.sleep, client: httpx.Client | None = None):
+    def __init__(self, model: str, *, api_key: str | None = None, api_key_env: str | None = None,
+                 base_url: str | None = None, timeout: float | None = None, max_retries: int = 3,
+                 backoff_s: float = 1.0, temperature: float | None = None,
+                 max_tokens: int | None = None, reasoning_effort: str | None = None,
+                 prompt_cache: bool = True, sleep: Callable[[float], None] = time.sleep,
+                 client: httpx.Client | None = None):
         if not model:
             raise ValueError(f"{self.provider}: a model name is required")
         self.model = model
         self.name = f"{self.provider}:{model}"
-        env_base = os.environ.get(self.base_url_env) if self.base_url_env else None
-        self.base_url = (base_url or env_base or self.default_base_url).rstrip("/")
-        self.timeout = timeout
+        self._api_key = api_key
+        self.base_url = (base_url or self.base_url_from_env() or self.default_base_url).rstrip("/")
+        if not self.base_url:
+            raise self.error(f"{self.base_url_envs[0]} is not set: export it, or pass --base-url URL")
+        self.timeout = timeout if timeout is not None else self.default_timeout_s
         self.temperature = temperature
         self.max_tokens = max_tokens if max_tokens is not None else self.default_max_tokens
+        self.reasoning_effort = reasoning_effort
+        self.prompt_cache = prompt_cache
         self.retry = RetryPolicy(max_retries, backoff_s, sleep)
-        self._api_key = api_key or (os.environ.get(self.key_env) if self.key_env else None)
-        if not self._api_key and self.key_env and not is_local(self.base_url):
-            raise LLMError(self.provider, f"{self.key_env} is not set (set it, or pass api_key=)")
+        moved = self.base_url != self.default_base_url.rstrip("/")
+        self._given = {"base_url": self.base_url if moved else None, "api_key_env": api_key_env,
+                       "temperature": temperature, "max_output_tokens": max_tokens,
+                       "reasoning_effort": reasoning_effort, "timeout_s": timeout}
+        self.check_options()                 # a wrong option first: it is the command line's
+        self._api_key = api_key or self.key_from_env(api_key_env)
         self._client = client
         self._owns_client = client is None
+
+    def key_from_env(self, api_key_env: str | None) -> str | None:
+        """The key from `api_key_env`, else from the provider's own variables; an LLMError that
+        says what to do when a server that wants a key gets none."""
+        names = (api_key_env,) if api_key_env else self.key_envs
+        key = next((os.environ[n] for n in names if os.environ.get(n)), None)
+        if key or not names or is_local(self.base_url):
+            return key
+        if api_key_env:
+            raise self.error(f"{api_key_env} (named by --api-key-env) is not set: export it")
+        also = f" (or {', '.join(names[1:])})" if len(names) > 1 else ""
+        raise self.error(f"{names[0]}{also} is not set: export it, or pass --api-key-env NAME")
+
+    def base_url_from_env(self) -> str | None:
+        return next((os.environ[n] for n in self.base_url_envs if os.environ.get(n)), None)
+
+    def check_options(self) -> None:
+        """Refuse, before any request, an option this provider or model does not take."""
+        if self.reasoning_effort is not None:
+            raise self.error(f"{self.model} takes no reasoning effort (--reasoning-effort)")
+
+    @property
+    def settings(self) -> dict:
+        """What a trace records of how this LLM was set up: each option given, and whether
+        prompt caching was asked for. Never the key (a variable's name at most)."""
+        given = {name: value for name, value in self._given.items() if value is not None}
+        return {**given, "prompt_cache": self.prompt_cache}
 
     # -- what subclasses provide
 

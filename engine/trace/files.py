@@ -75,6 +75,8 @@ def trace_to_json(trace: Trace) -> dict:
         "messages": [_message_json(key) for key in table],
         "turns": turns,
     }
+    if a.llm_settings:
+        doc["agent"]["llm_settings"] = dict(a.llm_settings)
     if trace.parent is not None:
         p = trace.parent
         doc["parent"] = {"sha256": p.sha256, "file": p.file, "turn": p.turn,
@@ -309,10 +311,14 @@ def _agent(a) -> AgentInfo:
     if max_turns < 1:
         raise _Bad(f"{w}.max_turns: must be at least 1")
     data = {k: decode(v, f"{w}.data.{k}") for k, v in _get(a, "data", dict, w).items()}
+    settings = _get(a, "llm_settings", dict, w, optional=True) or {}
+    for key, value in settings.items():
+        if type(value) not in (str, int, float, bool, type(None)):
+            raise _Bad(f"{w}.llm_settings.{key[:40]}: expected a string, number, true/false or null")
     return AgentInfo(_get(a, "mission", str, w), max_turns, _get(a, "reference", str, w),
                      tuple(tools), data, opts, _get(a, "llm", str, w),
                      _get(a, "name", str, w, optional=True) or "agent",
-                     _get(a, "description", str, w, optional=True) or "")
+                     _get(a, "description", str, w, optional=True) or "", settings)
 
 
 def _turn(t, w: str, messages: list, memory: dict) -> Turn:

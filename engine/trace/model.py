@@ -24,6 +24,7 @@ class AgentInfo:
     llm: str = ""                       # e.g. "openai:gpt-4o-mini"; never a key
     name: str = "agent"
     description: str = ""               # one line, shown by the sample picker
+    llm_settings: Mapping = field(default_factory=dict)   # how the LLM was set up; never a key
 
     def context(self) -> RenderContext:
         return RenderContext(self.mission, self.max_turns, self.reference, self.tools, self.data)

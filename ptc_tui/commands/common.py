@@ -1,5 +1,5 @@
-"""What several commands share: history-option flags and labels, number and cost formats,
-CommandError."""
+"""What several commands share: the LLM option group, history-option flags and labels, number
+and cost formats, CommandError."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import json
 import os
 from dataclasses import fields
 
+from engine.agent import SPEC_FORMS
 from engine.history import STRATEGIES, HistoryOpts
+from engine.llm import REASONING_EFFORTS
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
 from engine.tokens import CallCost, usd_text
 from engine.trace.disk import starts_with, target_problem
@@ -30,6 +32,70 @@ def whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, got {value}")
+    return value
+
+
+def positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
+    return value
+
+
+def temperature(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 2, got {text!r}") from None
+    if not 0 <= value <= 2:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 2, got {text}")
+    return value
+
+
+def add_llm_options(parser: argparse.ArgumentParser, default: str) -> argparse._ArgumentGroup:
+    """The LLM group of `run`, `fork` and `experiment`: --llm SPEC (`default` says what runs
+    without it) and how an HTTP provider is set up. Every command builds it here, so a default
+    set on the group's options (`parser.set_defaults(temperature=...)`) reaches all alike."""
+    group = parser.add_argument_group("LLM", "which LLM answers, and how an HTTP provider is set up "
+                                      "(the settings are recorded in the trace; never the key)")
+    group.add_argument("--llm", metavar="SPEC", help=f"{', '.join(SPEC_FORMS)} ({default})")
+    group.add_argument("--base-url", metavar="URL", help="the API's base URL (default: the "
+                       "provider's variable, e.g. OPENAI_BASE_URL, else its public API)")
+    group.add_argument("--api-key-env", metavar="NAME", help="read the API key from this "
+                       "environment variable instead of the provider's own (OPENAI_API_KEY...)")
+    group.add_argument("--temperature", type=temperature, metavar="T",
+                       help="sampling temperature, 0 to 2 (default: the provider's; reasoning "
+                       "models take none)")
+    group.add_argument("--max-output-tokens", type=positive_whole_number, metavar="N",
+                       help="output limit of each reply (default: none; 4096 for Anthropic)")
+    group.add_argument("--reasoning-effort", choices=REASONING_EFFORTS,
+                       help="for reasoning models (OpenAI o-series and gpt-5, Gemini)")
+    group.add_argument("--timeout", type=positive_number, metavar="SECONDS",
+                       help="seconds to wait for each reply (default 60)")
+    group.add_argument("--no-prompt-cache", action="store_true", help="ask for no prompt caching "
+                       "(no cache_control breakpoints for Anthropic, no prompt_cache_key for OpenAI)")
+    return group
+
+
+def llm_options(args: argparse.Namespace) -> dict:
+    """The options of the LLM group given on the command line, as an HTTP client takes them
+    (scripted and replayed LLMs ignore them)."""
+    given = {"base_url": args.base_url, "api_key_env": args.api_key_env,
+             "temperature": args.temperature, "max_tokens": args.max_output_tokens,
+             "reasoning_effort": args.reasoning_effort, "timeout": args.timeout}
+    options = {name: value for name, value in given.items() if value is not None}
+    if args.no_prompt_cache:
+        options["prompt_cache"] = False
+    return options
+
+
+def positive_whole_number(text: str) -> int:
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
     return value
 
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 from engine.agent import llm_name, open_llm
 from engine.history import STRATEGIES, HistoryOpts
-from engine.llm import SimulatedLLM
+from engine.llm import MODEL_PROVIDERS, SimulatedLLM
 from ptc_tui.agent_files import load_agent_file
-from ptc_tui.commands.common import CommandError, print_json, usd, whole_number
+from ptc_tui.commands.common import (CommandError, add_llm_options, llm_options,
+                                     positive_whole_number, print_json, usd, whole_number)
 from ptc_tui.commands.output import Column, Output
 from ptc_tui.experiments.plan import (TURN_BUDGET, OptionSet, option_sets, parse_setting,
                                       plan_runs)
@@ -26,7 +26,6 @@ from ptc_tui.experiments.runner import Experiment, InBackground, Progress, run_a
 from ptc_tui.experiments.runs import success_rule
 from ptc_tui.experiments.summary import SetSummary, summarize
 from ptc_tui.signals import Interrupted, interruptible
-from ptc_tui.token_stats import MODEL_PROVIDERS
 
 RULES = {"check": "the agent file's check(step)", "expected": "returns the file's `expected`",
          "returned": "returned (no fail, not out of turns)"}
@@ -38,15 +37,13 @@ def add_parser(sub) -> None:
                        "options and compare success, turns, tokens and cost",
                        description=__doc__)
     p.add_argument("agent", metavar="AGENT.py")
-    p.add_argument("--llm", metavar="SPEC", help="as for run, or simulated:FILE (default: the "
-                   "file's policy, else its scripted replies)")
     p.add_argument("--compress", metavar="S1,S2", help="strategies, comma-separated "
                    "(default: the agent's own)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2", dest="settings",
                    help="values of a history option (or max_turns) to try; repeatable")
-    p.add_argument("--repeat", type=positive, default=5, metavar="K",
+    p.add_argument("--repeat", type=positive_whole_number, default=5, metavar="K",
                    help="runs per option set (default 5)")
-    p.add_argument("--jobs", type=positive, default=4, metavar="J",
+    p.add_argument("--jobs", type=positive_whole_number, default=4, metavar="J",
                    help="runs at once (default 4)")
     p.add_argument("--seed", type=whole_number, default=0, metavar="S",
                    help="the experiment's seed; each run's is derived from it (default 0)")
@@ -58,14 +55,8 @@ def add_parser(sub) -> None:
                    "skipping the runs it already saved")
     p.add_argument("--json", action="store_true", help="the result as JSON for machines")
     add_otlp_option(p)
+    add_llm_options(p, "default: the file's policy, else its scripted replies")
     p.set_defaults(func=run)
-
-
-def positive(text: str) -> int:
-    value = whole_number(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
-    return value
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
@@ -78,7 +69,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
               and not any(n in STRATEGIES[s.opts.strategy].options for s in sets)]
     if unused:
         raise CommandError(f"--set {unused[0]}: no strategy given reads it")
-    llm, make_llm = llm_maker(args.llm, agent_file)
+    llm, make_llm = llm_maker(args.llm, agent_file, llm_options(args))
     model = args.model or (llm if llm.partition(":")[0] in MODEL_PROVIDERS else None)
     header = {"agent": str(agent_file.path), "agent_name": agent_file.agent.name, "llm": llm,
               "seed": args.seed, "repeat": args.repeat, "success_rule": success_rule(agent_file),
@@ -141,15 +132,15 @@ def headless(experiment: Experiment, runs: list, kept: list[dict], args: argpars
     return 0
 
 
-def llm_maker(spec: str | None, agent_file):
+def llm_maker(spec: str | None, agent_file, options: dict):
     """The LLM's name, and a function making a fresh LLM for each run (checked once here, so
-    a bad spec is one line before anything runs)."""
+    a bad spec or option is one line before anything runs); `options` set up an HTTP LLM."""
     if spec is None:
         return llm_name(agent_file.scripted_llm()), agent_file.scripted_llm
-    first = open_llm(spec)
+    first = open_llm(spec, **options)
     if isinstance(first, SimulatedLLM):
         return llm_name(first), lambda: first        # each run reseeds its own copy
-    return llm_name(first), lambda: open_llm(spec)
+    return llm_name(first), lambda: open_llm(spec, **options)
 
 
 def prepare_folder(folder: Path, resume: bool, header: dict, sets: list[OptionSet]) -> list[dict]:

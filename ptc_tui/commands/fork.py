@@ -12,7 +12,8 @@ from engine.agent import fork, fork_llm, llm_name
 from engine.trace import load_trace
 from ptc_tui.agent_files import load_agent_file
 from ptc_tui.commands.common import (CommandError, add_force_option, add_limit_options,
-                                     check_target, overrides, whole_number)
+                                     add_llm_options, check_target, llm_options, overrides,
+                                     whole_number)
 from ptc_tui.commands.otlp import add_otlp_option, streamed
 from ptc_tui.commands.output import Output
 from ptc_tui.commands.run import compress_option, drive
@@ -27,10 +28,6 @@ def add_parser(sub) -> None:
     p.add_argument("--agent", metavar="AGENT.py",
                    help="the agent file whose real tools run (default: answer tool calls from "
                    "the trace's recorded calls)")
-    p.add_argument("--llm", metavar="SPEC", help="openai:MODEL, ..., scripted:FILE (its first "
-                   "reply answers turn N) or replay:TRACE (turn k gets that trace's reply k); "
-                   "default: the trace's own LLM, or a replay of the trace when it was run on "
-                   "scripted or replayed replies")
     p.add_argument("--compress", type=compress_option, metavar="true|false|STRATEGY",
                    help="history strategy from turn N on (default: the trace's)")
     add_limit_options(p)
@@ -43,6 +40,9 @@ def add_parser(sub) -> None:
                    help="run headless (the default when stdout is not a terminal); otherwise "
                    "the app steps the fork a turn per key press")
     add_otlp_option(p)
+    add_llm_options(p, "scripted:FILE's first reply answers turn N, replay:TRACE's reply k turn "
+                    "k; default: the trace's own LLM set up as recorded, or a replay of the trace "
+                    "when it was run on scripted or replayed replies")
     p.set_defaults(func=run)
 
 
@@ -61,7 +61,7 @@ def start(args: argparse.Namespace):
                                "somewhere else")
         check_target(args.output, args.force, protect=(args.agent,) if args.agent else ())
     try:
-        llm = fork_llm(args.llm, parent, args.at, Path(args.trace).name)
+        llm = fork_llm(args.llm, parent, args.at, Path(args.trace).name, **llm_options(args))
     except ValueError as e:
         raise CommandError(f"--llm {args.llm}: {e}") from None
     try:

@@ -13,8 +13,8 @@ from engine.lisp import format_value
 from engine.llm import LLMError
 from engine.trace import save_trace
 from ptc_tui.agent_files import load_agent_file
-from ptc_tui.commands.common import (add_force_option, add_limit_options, check_target,
-                                     overrides, whole_number)
+from ptc_tui.commands.common import (add_force_option, add_limit_options, add_llm_options,
+                                     check_target, llm_options, overrides, whole_number)
 from ptc_tui.commands.otlp import add_otlp_option, streamed
 from ptc_tui.commands.output import Output
 from ptc_tui.signals import Interrupted, deferred, interruptible
@@ -40,9 +40,6 @@ def add_parser(sub) -> None:
     p = sub.add_parser("run", help="run an agent file headless and save its trace",
                        description=__doc__)
     p.add_argument("agent", metavar="AGENT.py")
-    p.add_argument("--llm", metavar="SPEC", help="openai:MODEL, anthropic:MODEL, "
-                   "openrouter:MODEL, ollama:MODEL, scripted:FILE or replay:TRACE "
-                   "(default: the file's scripted replies)")
     p.add_argument("--compress", type=compress_option, metavar="true|false|STRATEGY",
                    help="history strategy (default: the agent's compress_history)")
     add_limit_options(p)
@@ -55,6 +52,7 @@ def add_parser(sub) -> None:
                    help="run headless, printing each turn (the default when stdout is not a "
                    "terminal); otherwise the app steps it a turn per key press")
     add_otlp_option(p)
+    add_llm_options(p, "default: the file's scripted replies")
     p.set_defaults(func=run)
 
 
@@ -65,7 +63,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     agent = agent_file.agent
     if args.max_turns is not None:
         agent = dataclasses.replace(agent, max_turns=args.max_turns)
-    llm = open_llm(args.llm) if args.llm else agent_file.scripted_llm()
+    llm = open_llm(args.llm, **llm_options(args)) if args.llm else agent_file.scripted_llm()
     session = agent.start(llm, compress_history=history_option(agent.compress_history, args))
     with streamed(args.otlp_endpoint, session) as spans:
         if not args.no_tui and sys.stdout.isatty():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.agent import Session, fork, fork_llm
 from engine.history import HistoryOpts
-from engine.llm import ScriptedLLM
+from engine.llm import MODEL_PROVIDERS, ScriptedLLM
 from engine.trace import Trace, TraceError, load_trace
 from ptc_tui.agent_files import AgentFileError, load_agent_file
 from ptc_tui.view.options import BY_NAME
@@ -30,7 +30,7 @@ class ForkRequest:
 def default_llm_text(trace: Trace) -> str:
     """What the dialog's LLM field means when left empty."""
     own = trace.agent.llm
-    if own.partition(":")[0] in ("openai", "anthropic", "openrouter", "ollama"):
+    if own.partition(":")[0] in MODEL_PROVIDERS:
         return f"the trace's own: {own}"
     return "a replay of this trace's replies (it ran on recorded replies)"
 

@@ -7,7 +7,7 @@ import pytest
 from engine.agent import SubAgent
 from engine.history import STRATEGIES
 from engine.llm import AnthropicMessages, OpenAIChat
-from tests.llm.fake_provider import FakeProvider, Reply, anthropic_body, openai_body
+from tests.llm.fake_provider import FakeProvider, Reply, anthropic_body, openai_body, text_of
 
 # A whole block that would return at once, then the cut: a program that only looks finished.
 CUT = ("I'll count first.\n```clojure\n(def n (tool/count-items))\n(return n)\n```\n"
@@ -39,7 +39,7 @@ def fake():
 
 def sent_text(body: dict) -> str:
     """Everything a request showed the model: system field (Anthropic) and messages."""
-    return "\n".join([body.get("system", "")] + [m["content"] for m in body["messages"]])
+    return "\n".join([text_of(body.get("system", ""))] + [text_of(m["content"]) for m in body["messages"]])
 
 
 @pytest.mark.parametrize("strategy", sorted(STRATEGIES))

@@ -12,7 +12,8 @@ from tests.llm.fake_provider import FakeProvider, anthropic_body, anthropic_erro
 
 KEY = "sk-test-0123456789abcdefXYZ"
 ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-            "OPENROUTER_API_KEY", "OLLAMA_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+            "OPENROUTER_API_KEY", "OLLAMA_BASE_URL", "OLLAMA_HOST", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+            "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
             "http_proxy", "https_proxy", "all_proxy")
 
 

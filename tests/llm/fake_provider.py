@@ -94,6 +94,14 @@ def make_handler(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+def text_of(content) -> str:
+    """A message's or system field's text as sent: a string, or a list of text blocks (as
+    Anthropic's prompt-cache breakpoints send it)."""
+    if isinstance(content, str):
+        return content
+    return "".join(block["text"] for block in content)
+
+
 # -- bodies as each provider sends them
 
 def openai_body(text: str, *, prompt=12, completion=5, cached=None, reasoning=None,

@@ -12,7 +12,7 @@ ANTHROPIC = FLAVORS[1]
 
 def test_request_shape(fake, connect):
     fake.queue(Reply(body=anthropic_body("(+ 1 2)")))
-    connect(ANTHROPIC, max_tokens=512, temperature=0.0)([
+    connect(ANTHROPIC, max_tokens=512, temperature=0.0, prompt_cache=False)([
         {"role": "system", "content": "You write PTC-Lisp."},
         {"role": "user", "content": "Sum 1 and 2"},
     ])
@@ -28,7 +28,7 @@ def test_request_shape(fake, connect):
 
 def test_default_max_tokens_and_no_system(fake, connect):
     fake.queue(Reply(body=anthropic_body("ok")))
-    connect(ANTHROPIC)([{"role": "user", "content": "hi"}])
+    connect(ANTHROPIC, prompt_cache=False)([{"role": "user", "content": "hi"}])
     assert fake.requests[0].body == {"model": "claude-test", "max_tokens": 4096,
                                      "messages": [{"role": "user", "content": "hi"}]}
 

@@ -15,7 +15,7 @@ MESSAGES = [{"role": "system", "content": "You write PTC-Lisp."},
 
 def test_request_shape(fake, connect):
     fake.queue(Reply(body=openai_body("(+ 1 2)")))
-    connect(OPENAI, temperature=0.2, max_tokens=300)(MESSAGES)
+    connect(OPENAI, temperature=0.2, max_tokens=300, prompt_cache=False)(MESSAGES)
     [request] = fake.requests
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == f"Bearer {KEY}"
@@ -25,7 +25,7 @@ def test_request_shape(fake, connect):
 
 def test_unset_options_are_not_sent(fake, connect):
     fake.queue(Reply(body=openai_body("ok")))
-    connect(OPENAI)(MESSAGES)
+    connect(OPENAI, prompt_cache=False)(MESSAGES)
     assert set(fake.requests[0].body) == {"model", "messages"}
 
 

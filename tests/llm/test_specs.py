@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.llm import (AnthropicMessages, LLMError, OllamaChat, OpenAIChat, OpenRouterChat, ScriptedLLM,
-                        from_spec)
+from engine.llm import (FORMS, AnthropicMessages, AzureChat, GeminiChat, LLMError, OllamaChat, OpenAIChat,
+                        OpenRouterChat, ScriptedLLM, from_spec)
 from tests.llm.conftest import KEY
 from tests.llm.fake_provider import Reply, openai_body
 
@@ -24,7 +24,21 @@ ROOT = Path(__file__).parent.parent.parent
     ("ollama:qwen2.5-coder:7b", {}, OllamaChat, "http://localhost:11434/v1"),
     ("ollama:llama3", {"OLLAMA_BASE_URL": "http://gpu-box:11434/v1", "OPENAI_API_KEY": KEY}, OllamaChat,
      "http://gpu-box:11434/v1"),
-], ids=["openai", "anthropic", "openrouter", "ollama", "ollama-env"])
+    ("ollama:llama3", {"OLLAMA_HOST": "gpu-box:11500"}, OllamaChat, "http://gpu-box:11500/v1"),
+    ("ollama:llama3", {"OLLAMA_HOST": "0.0.0.0"}, OllamaChat, "http://localhost:11434/v1"),
+    ("ollama:llama3", {"OLLAMA_HOST": "https://ollama.example.com"}, OllamaChat,
+     "https://ollama.example.com:443/v1"),
+    ("ollama:llama3", {"OLLAMA_HOST": "gpu-box", "OLLAMA_BASE_URL": "http://ours:1/v1"}, OllamaChat,
+     "http://ours:1/v1"),
+    ("gemini:gemini-2.5-flash", {"GEMINI_API_KEY": KEY}, GeminiChat,
+     "https://generativelanguage.googleapis.com/v1beta/openai"),
+    ("gemini:gemini-2.5-flash", {"GOOGLE_API_KEY": KEY}, GeminiChat,
+     "https://generativelanguage.googleapis.com/v1beta/openai"),
+    ("azure:my-gpt4o", {"AZURE_OPENAI_API_KEY": KEY, "AZURE_OPENAI_ENDPOINT": "https://res.openai.azure.com/",
+                        "OPENAI_API_VERSION": "2024-10-21"}, AzureChat, "https://res.openai.azure.com"),
+], ids=["openai", "anthropic", "openrouter", "ollama", "ollama-env", "ollama-host-port",
+        "ollama-host-any", "ollama-host-url", "ours-before-ollama-host", "gemini", "gemini-google-key",
+        "azure"])
 def test_http_specs(monkeypatch, spec, env, cls, base_url):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -65,7 +79,7 @@ def test_scripted_spec(tmp_path):
 
 @pytest.mark.parametrize("spec, problem", [
     ("gpt-4o", "unknown LLM spec 'gpt-4o'"),
-    ("azure:gpt-4o", "unknown LLM spec 'azure:gpt-4o'"),
+    ("vertex:gemini-2.5-pro", "unknown LLM spec 'vertex:gemini-2.5-pro'"),
     ("openai:", "names no model"),
     ("anthropic:  ", "names no model"),
     ("scripted:", "names no file"),
@@ -74,7 +88,8 @@ def test_bad_specs_list_the_accepted_forms(spec, problem):
     with pytest.raises(ValueError) as caught:
         from_spec(spec)
     assert problem in str(caught.value)
-    assert "openai:MODEL, anthropic:MODEL, openrouter:MODEL, ollama:MODEL, scripted:FILE" in str(caught.value)
+    assert ", ".join(FORMS) in str(caught.value)
+    assert "gemini:MODEL" in FORMS and "azure:DEPLOYMENT" in FORMS
 
 
 def test_replay_is_left_to_the_agent_layer():

@@ -69,3 +69,25 @@ def test_a_bad_response_field_is_refused_naming_it(field, value, message):
     doc["turns"][0]["response"][field] = value
     with pytest.raises(TraceError, match=message.replace("[", r"\[").replace("]", r"\]")):
         loads_trace(json.dumps(doc))
+
+
+def test_llm_settings_survive_a_save_and_an_otlp_round_trip_and_are_absent_when_there_are_none():
+    settings = {"base_url": "http://127.0.0.1:8000/v1", "temperature": 0.2, "prompt_cache": False}
+
+    def configured_llm(messages):
+        return REPLY
+    configured_llm.settings = settings
+    session = SubAgent("Answer.", max_turns=2).start(configured_llm)
+    session.step()
+    for loaded in (loads_trace(dumps_trace(session.trace())), loads_otlp(dumps_otlp(session.trace()))):
+        assert loaded.agent.llm_settings == settings
+    plain = json.loads(dumps_trace(recorded_trace()))
+    assert "llm_settings" not in plain["agent"]
+    assert loads_trace(json.dumps(plain)).agent.llm_settings == {}
+
+
+def test_a_mistyped_llm_setting_is_refused_by_its_path():
+    doc = json.loads(dumps_trace(recorded_trace()))
+    doc["agent"]["llm_settings"] = {"temperature": [0.2]}
+    with pytest.raises(TraceError, match=r"agent\.llm_settings\.temperature: expected a string"):
+        loads_trace(json.dumps(doc))
