@@ -197,7 +197,7 @@ class _PrefixCache:
         path, followed, as_before = self.path(messages)
         ends = list(accumulate(counts.per_message))   # tokens of each prefix, overhead included
         if self.policy.breakpoints:
-            read, write = self._breakpoints(messages, path, ends, now)
+            read, write = self._breakpoints(messages, path, ends, now, as_before)
         else:
             read, write = self._automatic(messages, path, ends, now, as_before), 0
         for node, key, child in followed:
@@ -250,16 +250,12 @@ class _PrefixCache:
             tokens = self.counter.count(content) * same // len(content)
         return framing + max(tokens - 1, 0)
 
-    def _breakpoints(self, messages, path, ends, now) -> tuple[int, int]:
-        """Breakpoints at the system prompt and at the end of the prefix shared with the
-        previous request; the longest alive entry at or before the last one is read, the rest
-        up to it written (when it is long enough to be cached at all)."""
-        shared = 0
-        while shared < min(len(path), len(self.previous)) \
-                and path[shared] == self.previous[shared]:
-            shared += 1
-        marks = {i for i in (1 if messages and messages[0].get("role") == "system" else 0,
-                             shared) if i and ends[i - 1] >= self.policy.min_prefix}
+    def _breakpoints(self, messages, path, ends, now, as_before: int) -> tuple[int, int]:
+        """Breakpoints at the system prompt and at the end of the `as_before` messages shared
+        with the previous request; the longest alive entry at or before the last one is read,
+        the rest up to it written (when it is long enough to be cached at all)."""
+        system = 1 if messages and messages[0].get("role") == "system" else 0
+        marks = {i for i in (system, as_before) if i and ends[i - 1] >= self.policy.min_prefix}
         if not marks:
             return 0, 0
         last = max(marks)
