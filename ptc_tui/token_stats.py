@@ -5,7 +5,7 @@ provider's cache read, write and uncached parts of each request), and the provid
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, render_turns
 from engine.llm import MODEL_PROVIDERS
@@ -58,8 +58,11 @@ def turn_cost(turn: Turn, price: Price | None, counter: TokenCounter,
     cached, written = u.cached_tokens, u.cache_write_tokens
     if cached is None and modelled is not None:
         cached, written = modelled.read, modelled.write
-    return call_cost(price, counter, turn.messages, turn.raw_response,
-                     u.input_tokens, u.output_tokens, cached, written)
+    priced = call_cost(price, counter, turn.messages, turn.raw_response,
+                       u.input_tokens, u.output_tokens, cached, written)
+    if u.cost_usd is None:
+        return priced
+    return replace(priced, usd=u.cost_usd, usd_reported=True)     # the bill beats our price
 
 
 def run_costs(turns: Sequence[Turn], price: Price | None, counter: TokenCounter,

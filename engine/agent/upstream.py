@@ -155,7 +155,7 @@ def _int(value) -> int | None:
 
 def _cost(tokens: dict) -> float | None:
     cost = tokens.get("total_cost")
-    return cost if type(cost) in (int, float) else None
+    return float(cost) if type(cost) in (int, float) and 0 <= cost <= 1e9 else None
 
 
 class _Builder:
@@ -194,7 +194,7 @@ class _Builder:
         common = dict(number=number, raw_response=content, program=program, messages=messages,
                       usage=Usage(_int(tokens.get("input")), _int(tokens.get("output")),
                                   _int(tokens.get("cache_read")),
-                                  _int(tokens.get("cache_creation"))),
+                                  _int(tokens.get("cache_creation")), cost_usd=_cost(tokens)),
                       llm_ms=self.duration(request))
         entry = {"number": number, "capability_id": request.id, "cost_usd": _cost(tokens),
                  "evaluation_id": None,

@@ -18,6 +18,8 @@ class Usage:
     cached_tokens: int | None = None       # read from the provider's prompt cache
     cache_write_tokens: int | None = None  # written to it (Anthropic's cache_creation)
     reasoning_tokens: int | None = None    # spent on hidden reasoning (o-series, gpt-5)
+    cost_usd: float | None = None          # the call's cost as reported with it (a reference
+                                           # run's `total_cost`), US dollars
 
 
 # How a reply ended, normalised to the OpenTelemetry GenAI values.

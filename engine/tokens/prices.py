@@ -113,6 +113,7 @@ class CallCost:
     output_counted: bool       # counted from the reply: the provider reported none
     usd: float | None          # None: the model's price is unknown
     cache_write_tokens: int = 0    # of input_tokens, written to the prompt cache
+    usd_reported: bool = False     # `usd` is the cost reported with the call, not priced here
 
     @property
     def counted(self) -> bool:
@@ -126,7 +127,8 @@ def total_cost(calls: Sequence[CallCost]) -> CallCost:
                     sum(c.output_tokens for c in calls), any(c.input_counted for c in calls),
                     any(c.output_counted for c in calls),
                     None if None in costs or not costs else sum(costs),
-                    sum(c.cache_write_tokens for c in calls))
+                    sum(c.cache_write_tokens for c in calls),
+                    bool(calls) and all(c.usd_reported for c in calls))
 
 
 def call_cost(price: Price | None, counter: TokenCounter, messages: Sequence[Mapping],

@@ -127,6 +127,7 @@ def _turn_json(turn: Turn, sent: list[int], previous) -> dict:
 
 _USAGE_KEYS = ("input_tokens", "output_tokens", "cached_tokens")
 _OPTIONAL_USAGE_KEYS = ("cache_write_tokens", "reasoning_tokens")   # written when reported
+MAX_COST_USD = 1e9
 
 
 def _usage_json(usage: Usage | None) -> dict | None:
@@ -135,6 +136,8 @@ def _usage_json(usage: Usage | None) -> dict | None:
     doc = {k: getattr(usage, k) for k in _USAGE_KEYS}
     doc.update({k: getattr(usage, k) for k in _OPTIONAL_USAGE_KEYS
                 if getattr(usage, k) is not None})
+    if usage.cost_usd is not None:
+        doc["cost_usd"] = usage.cost_usd
     return doc
 
 
@@ -356,11 +359,18 @@ def _turn(t, w: str, messages: list, memory: dict) -> Turn:
         result=decode(t.get("result"), f"{w}.result"), error=_error(t.get("error"), w),
         signal=signal, prints=tuple(prints), tool_calls=tuple(calls), memory=new_memory,
         definitions=tuple(definitions), messages=tuple(sent),
-        usage=None if usage is None else Usage(
-            *(_get(usage, k, int, f"{w}.usage", optional=True)
-              for k in _USAGE_KEYS + _OPTIONAL_USAGE_KEYS)),
+        usage=None if usage is None else _usage(usage, f"{w}.usage"),
         response=_response(t, w),
         llm_ms=_ms(t, "llm_ms", w), run_ms=_ms(t, "run_ms", w))
+
+
+def _usage(usage, where: str) -> Usage:
+    cost = _get(usage, "cost_usd", _NUM, where, optional=True)
+    if cost is not None and not 0 <= cost <= MAX_COST_USD:
+        raise _Bad(f"{where}.cost_usd: {cost:.3g} is out of range (0 to {MAX_COST_USD:.0e} USD)")
+    return Usage(*(_get(usage, k, int, where, optional=True)
+                   for k in _USAGE_KEYS + _OPTIONAL_USAGE_KEYS),
+                 cost_usd=None if cost is None else float(cost))
 
 
 MAX_MS = 1e10            # 115 days: longer than any turn, small enough to add up and print

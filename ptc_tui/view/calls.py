@@ -25,6 +25,7 @@ class CallView:
     run_ms: float
     cost: float | None         # None: the model's price is unknown
     finish_reason: str | None  # None: not reported
+    cost_reported: bool = False    # the cost reported with the call, not priced here
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class RunTotals:
     llm_ms: float
     run_ms: float
     cost: float | None         # None when any turn's price is unknown
+    cost_reported: bool = False    # every turn's cost was reported with its call
 
 
 def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTable,
@@ -48,7 +50,8 @@ def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTabl
     c = turn_cost(turn, cache_prices(price, cache_policy(priced)), counter, modelled)
     return CallView(answered or trace.agent.llm, c.input_tokens, c.input_counted,
                     c.output_tokens, c.output_counted, c.cached_tokens, turn.llm_ms,
-                    turn.run_ms, c.usd, response.finish_reason if response is not None else None)
+                    turn.run_ms, c.usd, response.finish_reason if response is not None else None,
+                    c.usd_reported)
 
 
 def call_views(trace: Trace, counter: TokenCounter, prices: PriceTable) -> tuple[CallView, ...]:
@@ -62,7 +65,8 @@ def run_totals(calls: list[CallView]) -> RunTotals:
     return RunTotals(sum(c.input_tokens for c in calls), sum(c.output_tokens for c in calls),
                      any(c.input_counted or c.output_counted for c in calls),
                      sum(c.llm_ms for c in calls), sum(c.run_ms for c in calls),
-                     None if None in costs else sum(costs))
+                     None if None in costs else sum(costs),
+                     bool(calls) and all(c.cost_reported for c in calls))
 
 
 def ms_text(ms: float) -> str:

@@ -68,12 +68,13 @@ def _calls(trace: Trace, calls: Sequence[CallView]) -> str:
         cached = f", {c.cached_tokens:,} cached" if c.cached_tokens else ""
         lines.append(f"turn {turn.number}: {c.model} · in {c.input_tokens:,}{cached} · out "
                      f"{c.output_tokens:,}{counted} · {ms_text(c.llm_ms)} · "
-                     f"cost {usd_text(c.cost)} · finish {c.finish_reason or 'not reported'}")
+                     f"cost {usd_text(c.cost)}{' reported' * c.cost_reported} · finish {c.finish_reason or 'not reported'}")
     if calls:
         t = run_totals(list(calls))
         lines.append(f"all: in {t.input_tokens:,} · out {t.output_tokens:,}"
                      f"{' (some counted)' if t.counted else ''} · LLM {ms_text(t.llm_ms)} · "
-                     f"programs {ms_text(t.run_ms)} · cost {usd_text(t.cost)}")
+                     f"programs {ms_text(t.run_ms)} · cost {usd_text(t.cost)}"
+                     f"{' reported' * t.cost_reported}")
     return "\n".join(lines) or "no LLM call recorded"
 
 

@@ -42,7 +42,8 @@ def call_text(call: CallView) -> Text:
     text.append(f" · in {COUNTED * call.input_counted}{call.input_tokens:,}{cached}"
                 f" · out {COUNTED * call.output_counted}{call.output_tokens:,}"
                 f" · LLM {ms_text(call.llm_ms)} · program {ms_text(call.run_ms)}"
-                f" · {'cost ' * (call.cost is None)}{cost_text(call.cost)} · ")
+                f" · {'cost ' * (call.cost is None)}{cost_text(call.cost)}"
+                f"{' reported' * call.cost_reported} · ")
     if call.finish_reason is None:
         text.append("finish not reported", "dim")
     else:

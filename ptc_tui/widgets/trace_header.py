@@ -33,7 +33,8 @@ def totals_text(t: RunTotals) -> str:
     (the time is the LLM calls' and the programs' together)."""
     mark = COUNTED if t.counted else ""
     return (f"in {mark}{t.input_tokens:,} · out {mark}{t.output_tokens:,} tokens · "
-            f"took {ms_text(t.llm_ms + t.run_ms)} · cost {cost_text(t.cost)}")
+            f"took {ms_text(t.llm_ms + t.run_ms)} · cost {cost_text(t.cost)}"
+            f"{' reported' * t.cost_reported}")
 
 
 def header_text(h: Header) -> Text:

@@ -91,3 +91,20 @@ def test_a_mistyped_llm_setting_is_refused_by_its_path():
     doc["agent"]["llm_settings"] = {"temperature": [0.2]}
     with pytest.raises(TraceError, match=r"agent\.llm_settings\.temperature: expected a string"):
         loads_trace(json.dumps(doc))
+
+
+def test_a_reported_cost_survives_a_save_and_an_otlp_round_trip():
+    trace = recorded_trace()
+    turn = trace.turns[0]
+    trace = type(trace)(trace.agent, (type(turn)(**{**turn.__dict__, "usage": Usage(
+        1200, 300, 1024, 64, 250, cost_usd=0.0123)}),), trace.outcome)
+    for loaded in (loads_trace(dumps_trace(trace)), loads_otlp(dumps_otlp(trace))):
+        assert loaded.turns[0].usage.cost_usd == 0.0123
+
+
+@pytest.mark.parametrize("value, message", [(-1, "out of range"), ("0.1", "got a string")])
+def test_a_bad_reported_cost_is_refused_naming_it(value, message):
+    doc = json.loads(dumps_trace(recorded_trace()))
+    doc["turns"][0]["usage"]["cost_usd"] = value
+    with pytest.raises(TraceError, match=r"turns\[0\]\.usage\.cost_usd.*" + message):
+        loads_trace(json.dumps(doc))

@@ -212,3 +212,10 @@ def test_a_request_message_we_cannot_hold_is_a_clear_error(message):
     request["payload"]["arguments"]["messages"].append(message)
     with pytest.raises(TraceError, match="^m: an LLM request holds a message with role "):
         import_inspection("\n".join(json.dumps(r) for r in records), "m", events)
+
+
+def test_each_requests_reported_cost_is_kept_on_its_turn_and_saved():
+    trace = imported()
+    assert [t.usage.cost_usd for t in trace.turns] == [0.0004, 0.0005, 0.0002, 0.0003]
+    again = loads_trace(dumps_trace(trace))
+    assert [t.usage.cost_usd for t in again.turns] == [0.0004, 0.0005, 0.0002, 0.0003]

@@ -57,3 +57,13 @@ def test_a_run_of_our_own_has_one_priced_line_per_llm_call_and_no_reference_sect
     assert calls[-1].startswith("all: in ")
     assert f"outcome: {trace.outcome.status}" in shown["run"]
     assert trace.agent.mission in shown["run"]
+
+
+def test_a_reference_runs_reported_costs_are_its_calls_costs_and_say_so():
+    trace = imported()
+    calls = TraceView.of(trace).calls()
+    assert [c.cost for c in calls] == [0.0004, 0.0005, 0.0002, 0.0003]
+    assert all(c.cost_reported for c in calls)
+    shown = sections(trace)["LLM calls"]
+    assert f"cost {usd_text(0.0004)} reported" in shown
+    assert shown.splitlines()[-1].endswith(f"cost {usd_text(0.0014)} reported")
