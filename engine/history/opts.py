@@ -1,4 +1,4 @@
-"""HistoryOpts: the `compress_history` option, normalised (API-001..006)."""
+"""HistoryOpts: the `compress_history` option, normalised (docs/history-rules.md, API-001..007)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class HistoryOpts:
     sample_printable_limit: int = 80      # TRN-002: characters per string in a sample
     args_limit: int = 3                   # TRN-003: tool-call arguments
     args_printable_limit: int = 60
-    sample_rule: str = "turn"             # "turn" (SAM-001/002) or "global" (003's switch)
+    sample_rule: str = "turn"             # "turn" (SAM-001/002) or "global" (SAM-002)
     errors: str = "all"                   # "all" failed turns, or "unrecovered" (last only)
     compaction_turns: int = 8             # compaction: trigger after this many turns
     compaction_tokens: int | None = None  # compaction: or above this estimated token count

@@ -1,4 +1,5 @@
-"""API-001..006: the `compress_history` option, normalised, and its effect on rendering."""
+"""The `compress_history` option, normalised, and its effect on rendering (docs/history-rules.md,
+API-001..006)."""
 
 import pytest
 
