@@ -9,12 +9,13 @@ for a pure, one-off render; the app and the token counts keep one and feed it tu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from engine.history.context import RenderContext
-from engine.history.opts import HistoryOpts
-from engine.history.stats import RenderStats
-from engine.history.turn import Turn
+if TYPE_CHECKING:   # annotations only: HistoryOpts reads the strategy names from here
+    from engine.history.context import RenderContext
+    from engine.history.opts import HistoryOpts
+    from engine.history.stats import RenderStats
+    from engine.history.turn import Turn
 
 STRATEGIES: dict[str, type["Strategy"]] = {}
 
@@ -39,8 +40,5 @@ def register(cls):
     return cls
 
 
-def _load_builtin_strategies() -> None:
-    from engine.history.strategies import coalesced, compaction, full, namespaced  # noqa: F401
-
-
-_load_builtin_strategies()
+# the strategies shipped with the engine register themselves when imported
+from engine.history.strategies import coalesced, compaction, full, namespaced  # noqa: E402,F401
