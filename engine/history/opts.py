@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
-from engine.history.strategies import STRATEGIES
+from engine.history.strategies.registry import STRATEGIES
 
 SAMPLE_RULES = ("turn", "global")
 ERROR_DISPLAYS = ("all", "unrecovered")

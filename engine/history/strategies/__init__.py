@@ -1,4 +1,4 @@
-"""The strategy registry: each strategy is one module that registers itself by name.
+"""The strategies: each is one module that registers itself by name (`registry.STRATEGIES`).
 
 A strategy is a class whose instances accumulate the finished turns of a run one by one
 (`add`) and render the request for the next turn from what they hold (`render`); it never
@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:   # annotations only: HistoryOpts reads the strategy names from here
+from engine.history.strategies.registry import STRATEGIES, register
+
+if TYPE_CHECKING:
     from engine.history.context import RenderContext
     from engine.history.opts import HistoryOpts
     from engine.history.stats import RenderStats
     from engine.history.turn import Turn
 
-STRATEGIES: dict[str, type["Strategy"]] = {}
+__all__ = ["STRATEGIES", "Strategy", "register"]
 
 
 class Strategy(Protocol):
@@ -32,12 +34,6 @@ class Strategy(Protocol):
 
     def render(self, memory: Mapping) -> tuple[list[dict], RenderStats]:
         """The messages for the next request, given the memory after the last turn added."""
-
-
-def register(cls):
-    """Class decorator: make a strategy available under its `name`."""
-    STRATEGIES[cls.name] = cls
-    return cls
 
 
 # the strategies shipped with the engine register themselves when imported

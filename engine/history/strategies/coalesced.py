@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from engine.history.samples import sample_text
 from engine.history.sections import clean_doc, failed_block, system_prompt, turns_left_line
 from engine.history.stats import CallRef, RenderStats
-from engine.history.strategies import register
+from engine.history.strategies.registry import register
 from engine.history.turn import Turn
 from engine.history.types import type_of
 from engine.history.visibility import (Equality, ToolResults, ValueIndex, bucket,

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.history.sections import system_prompt, turn_of_line
 from engine.history.stats import CallRef, RenderStats
-from engine.history.strategies import register
+from engine.history.strategies.registry import register
 from engine.history.turn import Turn, error_text
 from engine.history.visibility import printed_text
 

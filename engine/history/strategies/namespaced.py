@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from engine.history.samples import sample_text
 from engine.history.sections import clean_doc, data_section, failed_block, tools_section
 from engine.history.stats import CallRef, RenderStats
-from engine.history.strategies import register
+from engine.history.strategies.registry import register
 from engine.history.turn import Turn
 from engine.history.types import type_of
 from engine.history.visibility import Equality, ToolResults, last_print_containing, printed_text
