@@ -20,7 +20,7 @@ from engine.lisp.errors import Span, did_you_mean, plural
 from engine.lisp.forms import is_sym, show
 from engine.lisp.patterns import compile_regex
 from engine.lisp.printer import pr_str
-from engine.lisp.runtime import check_deadline
+from engine.lisp.running import check_deadline
 from engine.lisp.scope import PREVIOUS_RESULTS, Env, Scope, invalid
 from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var, as_key
 
