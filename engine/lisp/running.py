@@ -5,26 +5,25 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING
 
 from engine.lisp.errors import error
 
-if TYPE_CHECKING:
-    from engine.lisp.runtime import RunContext
-
 
 class _Running(threading.local):
-    s: "RunContext | None" = None    # the RunContext of the run in progress on this thread
+    s = None    # the runtime.RunContext of the run in progress on this thread, or None
 
 
 RUNNING = _Running()
 
 
-def current() -> "RunContext":
+def current():
+    """The runtime.RunContext of the run in progress (compiled code and builtins run only
+    inside one)."""
     return RUNNING.s
 
 
-def current_or_none() -> "RunContext | None":
+def current_or_none():
+    """The same, or None outside a run."""
     return RUNNING.s
 
 
