@@ -1,5 +1,5 @@
 """The printers: format_value (the truncating formatter the history renderer uses for samples,
-ptc-lisp-upstream §17, whose examples table is reproduced here) and pr_str."""
+docs/ptc-lisp-rules.md, "Truncated printing") and pr_str."""
 
 import pytest
 

@@ -276,7 +276,8 @@ _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
 
 def _agent_tool(name: str, child: SubAgent, llm, opts: HistoryOpts | None) -> Tool:
     """A sub-agent as a tool: its arguments fill `{{name}}` in its mission and are added to
-    its data; it runs with its own LLM and history option, else its caller's (API-007)."""
+    its data; it runs with its own LLM and history option, else its caller's
+    (docs/history-rules.md, API-007)."""
     params = list(dict.fromkeys(_PLACEHOLDER.findall(child.mission)))
 
     def call(*args, **kwargs):

@@ -1,4 +1,4 @@
-"""Finding the program in an LLM reply (ptc-lisp-upstream §0.6, with its defects fixed)."""
+"""Finding the program in an LLM reply (docs/ptc-lisp-rules.md, "Finding the program")."""
 
 from __future__ import annotations
 

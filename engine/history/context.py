@@ -43,5 +43,5 @@ class RenderContext:
 
     @property
     def single_shot(self) -> bool:
-        """SS-001: with one turn there is no history to render."""
+        """With one turn there is no history to render (docs/history-rules.md, SS-001)."""
         return self.max_turns == 1

@@ -1,29 +1,56 @@
-"""HistoryOpts: the `compress_history` option, normalised (API-001..006)."""
+"""HistoryOpts: the `compress_history` option, normalised (docs/history-rules.md, API-001..007).
+
+Each option's kind, allowed values and one-line help live on its field, as metadata (`kind`,
+`choices`, `help`): `checked` here, the app's options panel (`ptc_tui.view.options`) and the
+command line's `--option NAME=VALUE` all read them from there.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
+
+from engine.history.strategies.registry import STRATEGIES
 
 SAMPLE_RULES = ("turn", "global")
 ERROR_DISPLAYS = ("all", "unrecovered")
+KINDS = ("choice", "count", "optional")   # a listed value; a whole number ≥ 0; the same or None
+
+
+def _option(default, kind: str, help: str, choices=()):
+    """A HistoryOpts field with its kind, its choices (for "choice") and its help."""
+    assert kind in KINDS
+    return field(default=default, metadata={"kind": kind, "help": help, "choices": choices})
 
 
 @dataclass(frozen=True)
 class HistoryOpts:
     """Which strategy renders the history, and every limit it uses, defaults filled in."""
 
-    strategy: str = "full"
-    println_limit: int = 15               # API-004: most recent println calls shown
-    tool_call_limit: int = 20             # API-005: most recent tool calls shown
-    sample_limit: int = 3                 # TRN-002: items per collection in a sample
-    sample_printable_limit: int = 80      # TRN-002: characters per string in a sample
-    args_limit: int = 3                   # TRN-003: tool-call arguments
-    args_printable_limit: int = 60
-    sample_rule: str = "turn"             # "turn" (SAM-001/002) or "global" (003's switch)
-    errors: str = "all"                   # "all" failed turns, or "unrecovered" (last only)
-    compaction_turns: int = 8             # compaction: trigger after this many turns
-    compaction_tokens: int | None = None  # compaction: or above this estimated token count
-    keep_recent_turns: int = 3            # compaction: assistant/user pairs kept verbatim
+    strategy: str = _option("full", "choice", "how the history is rendered (full: no compression)",
+                            STRATEGIES)
+    println_limit: int = _option(
+        15, "count", "most recent println calls shown, however many lines each printed")
+    tool_call_limit: int = _option(
+        20, "count", "most recent tool calls shown (equal ones in a row then shown as one, x3)")
+    sample_limit: int = _option(3, "count", "items shown per collection in a value sample")
+    sample_printable_limit: int = _option(80, "count", "characters shown per string in a sample")
+    args_limit: int = _option(3, "count", "items shown per collection in tool-call arguments")
+    args_printable_limit: int = _option(60, "count",
+                                        "characters shown per string in tool-call args")
+    sample_rule: str = _option(
+        "turn", "choice",
+        "turn: sample a definition if its turn printed nothing; global: if no turn did",
+        SAMPLE_RULES)
+    errors: str = _option(
+        "all", "choice", "all: every failed turn; unrecovered: only the last, while still failing",
+        ERROR_DISPLAYS)
+    compaction_turns: int = _option(
+        8, "count", "compaction: compact once more than this many turns have run")
+    compaction_tokens: int | None = _option(
+        None, "optional",
+        "compaction: or once over this many tokens, as characters / 4 (empty: off)")
+    keep_recent_turns: int = _option(
+        3, "count", "compaction: most recent turns (reply and answer) kept verbatim")
 
     @property
     def enabled(self) -> bool:
@@ -60,21 +87,26 @@ class HistoryOpts:
         return replace(self, **changes).checked()
 
     def checked(self) -> "HistoryOpts":
-        from engine.history.strategies import STRATEGIES
-        if self.strategy not in STRATEGIES:
-            raise ValueError(f"unknown history strategy {self.strategy!r}; "
-                             f"known: {', '.join(STRATEGIES)}")
-        for name in ("println_limit", "tool_call_limit", "sample_limit", "sample_printable_limit",
-                     "args_limit", "args_printable_limit", "compaction_turns", "keep_recent_turns"):
-            v = getattr(self, name)
-            if type(v) is not int or v < 0:
-                raise ValueError(f"{name} must be a whole number ≥ 0, not {v!r}")
-        if self.compaction_tokens is not None and (type(self.compaction_tokens) is not int
-                                                   or self.compaction_tokens < 0):
-            raise ValueError(f"compaction_tokens must be a whole number ≥ 0 or None, "
-                             f"not {self.compaction_tokens!r}")
-        if self.sample_rule not in SAMPLE_RULES:
-            raise ValueError(f"sample_rule must be one of {', '.join(SAMPLE_RULES)}")
-        if self.errors not in ERROR_DISPLAYS:
-            raise ValueError(f"errors must be one of {', '.join(ERROR_DISPLAYS)}")
+        """This, when every option holds a value its field allows; else ValueError naming the
+        first option that does not."""
+        for f in fields(self):
+            problem = _problem(f.name, getattr(self, f.name), **f.metadata)
+            if problem:
+                raise ValueError(problem)
         return self
+
+
+def _problem(name: str, value, kind: str, choices, help: str) -> str | None:
+    if name == "strategy":
+        if value not in choices:
+            return f"unknown history strategy {value!r}; known: {', '.join(choices)}"
+    elif kind == "choice":
+        if value not in choices:
+            return f"{name} must be one of {', '.join(choices)}"
+    elif kind == "optional":
+        if value is not None and (type(value) is not int or value < 0):
+            return f"{name} must be a whole number ≥ 0 or None, not {value!r}"
+    elif type(value) is not int or value < 0:
+        return f"{name} must be a whole number ≥ 0, not {value!r}"
+    return None
+

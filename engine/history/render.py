@@ -24,7 +24,8 @@ def render_turns(strategy: str, turns: Sequence[Turn], context: RenderContext,
                  opts: HistoryOpts | None = None,
                  initial_memory: Mapping | None = None) -> list[tuple[list[dict], RenderStats]]:
     """The request of every turn of a run: element i is what turn i + 1 was (or would have
-    been) sent. One pass over the turns, each added once (003's accumulated HistoryState)."""
+    been) sent. One pass over the turns, each added once to the strategy's
+    accumulated state."""
     renderer = _renderer(strategy, context, opts)
     memory = initial_memory if initial_memory is not None else {}
     requests = []

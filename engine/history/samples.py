@@ -1,4 +1,4 @@
-"""Samples of values for summaries: Clojure syntax, cut by the truncating printer (TRN-001..005)."""
+"""Samples of values for summaries: Clojure syntax, cut by the truncating printer (docs/history-rules.md, TRN-001..005)."""
 
 from __future__ import annotations
 

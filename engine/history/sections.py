@@ -38,7 +38,7 @@ def data_section(context: RenderContext, limit: int = 3, printable_limit: int = 
 
 def system_prompt(context: RenderContext, limit: int = 3, printable_limit: int = 80) -> str:
     """The SYSTEM message of `full`, `coalesced` and `compaction`: the language reference,
-    then the tools and the input data. It never changes during a run (MSG-006)."""
+    then the tools and the input data. It never changes during a run (docs/history-rules.md, MSG-006)."""
     parts = [context.reference.strip(), tools_section(context),
              data_section(context, limit, printable_limit)]
     return "\n\n".join(p for p in parts if p)

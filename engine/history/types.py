@@ -1,4 +1,4 @@
-"""Type labels of the summary format (TYP-001..012): `list[3]`, `map[0]`, `string`, `#fn[...]`."""
+"""Type labels of the summary format (docs/history-rules.md, TYP-001..012): `list[3]`, `map[0]`, `string`, `#fn[...]`."""
 
 from __future__ import annotations
 

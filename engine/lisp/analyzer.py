@@ -1,22 +1,28 @@
 """The analyzer: forms to nodes. Resolves every symbol once (local slot, builtin, data,
 user namespace), checks the shape of special forms, and records which outer locals each
 frame captures, so the compiler only has to emit code.
+
+Special forms live in `special_forms.py` and `macros.py` and register their handlers here
+(`special_form`), as builtins register in `builtins/registry.py`; the analyzer consults the
+one table, `SPECIAL_FORMS`, and imports neither module. `engine.lisp.interpreter` imports them
+before it analyzes anything.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, replace
 
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
-from engine.lisp.errors import PtcError, Span, did_you_mean, plural
+from engine.lisp.errors import Span, did_you_mean, plural
 from engine.lisp.forms import is_sym, show
 from engine.lisp.patterns import compile_regex
-from engine.lisp.runtime import check_deadline
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, as_key
+from engine.lisp.printer import pr_str
+from engine.lisp.running import check_deadline
+from engine.lisp.scope import PREVIOUS_RESULTS, Env, Scope, invalid
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var, as_key
 
 # Namespace aliases and their canonical names. `ns/name` resolves to the builtin registered
 # as `canonical/name` (such as clojure.string/reverse) if any, else to the plain builtin `name`.
@@ -33,43 +39,23 @@ _CATEGORY_OF_NAMESPACE = {"clojure.string": "strings", "clojure.set": "sets", "r
                           "Math": "math"}
 DATA_NAMESPACES = ("data", "ctx")
 PLACEHOLDER = re.compile(r"%(\d*|&)")
-PREVIOUS_RESULTS = {"*1": 0, "*2": 1, "*3": 2}   # the values of the last three turns' programs
+
+# Special forms by name: `handler(analyzer, form, env, tail) -> node`, registered by
+# special_forms.py and macros.py. Names starting with a space are the analyzer's own hooks,
+# which no program can write: FN_LITERAL analyzes `#(...)`.
+SPECIAL_FORMS: dict = {}
+# Names that are not special forms but would be unbound: (reason, message, hint) to report.
+UNSUPPORTED: dict[str, tuple[str, str, str]] = {}
+FN_LITERAL = " fn-literal"
 
 
-class Scope:
-    """Names visible at one point: a chain of dicts from inner to outer."""
-
-    __slots__ = ("names", "parent")
-
-    def __init__(self, parent: "Scope | None" = None):
-        self.names: dict[str, N.Binding] = {}
-        self.parent = parent
-
-    def lookup(self, name: str) -> N.Binding | None:
-        scope = self
-        while scope is not None:
-            b = scope.names.get(name)
-            if b is not None:
-                return b
-            scope = scope.parent
-        return None
-
-
-@dataclass(frozen=True)
-class Env:
-    scope: Scope
-    frame: N.Frame
-    recur: tuple | None = None        # (frame, number of recur arguments) of the target
-    placeholders: dict | None = None  # inside #(): "%1" -> Binding
-
-    def child(self) -> "Env":
-        return replace(self, scope=Scope(self.scope))
-
-
-def invalid(message: str, span: Span | None, hint: str | None = None,
-            reason: str = "invalid_form") -> PtcError:
-    return PtcError(reason, message, span, hint)
-
+def special_form(*names: str):
+    """Decorator: make a handler the special form of each of `names`."""
+    def register(handler):
+        for name in names:
+            SPECIAL_FORMS[name] = handler
+        return handler
+    return register
 
 class Analyzer:
     """Turns one top-level form at a time into nodes. One per run."""
@@ -134,14 +120,12 @@ class Analyzer:
                 return N.Const(frozenset(as_key(x.value) for x in items), form.span)
             return N.SetLit(items, form.span)
         if t is F.FnLiteral:
-            from engine.lisp.special_forms import fn_literal
-            return fn_literal(self, form, env)
+            return SPECIAL_FORMS[FN_LITERAL](self, form, env, False)
         if t is F.RegexForm:
             return N.Const(compile_regex(form.source, form.span), form.span)
         if t is F.VarQuote:
             if not is_sym(form.target):
                 raise invalid("#' must be followed by a symbol", form.span)
-            from engine.lisp.values import Var
             return N.Const(Var(form.target.name), form.span)
         raise invalid(f"cannot evaluate {show(form)}", getattr(form, "span", None))
 
@@ -176,7 +160,6 @@ class Analyzer:
                     raise invalid(f"placeholder {name} can only be used inside #(...)", span,
                                   "write (fn [x] ...) or #(... % ...)", reason="invalid_placeholder")
                 return self.ref(env.placeholders[name], env, span)
-            from engine.lisp.special_forms import SPECIAL_FORMS, UNSUPPORTED
             if name in SPECIAL_FORMS:
                 raise invalid(f"{name} is a special form and cannot be used as a value", span,
                               f"call it: ({name} ...)", reason="unbound_var")
@@ -231,7 +214,6 @@ class Analyzer:
         head = items[0]
         if type(head) is F.Sym:
             if head.ns is None and env.scope.lookup(head.name) is None:
-                from engine.lisp.special_forms import SPECIAL_FORMS
                 handler = SPECIAL_FORMS.get(head.name)
                 if handler is not None:
                     return handler(self, form, env, tail)
@@ -273,7 +255,6 @@ class Analyzer:
                 raise invalid(f"({value!r} ...) takes a map and an optional default, got "
                               f"{len(args)} arguments", span, reason="invalid_keyword_call")
             return N.Intrinsic("keyword_get", (N.Const(value, head.span), *args), span)
-        from engine.lisp.printer import pr_str
         raise invalid(f"not callable: {pr_str(value, limit=40)}", span,
                       "the first item of a list is the function to call; use a vector [..] for data",
                       reason="not_callable")

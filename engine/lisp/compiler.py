@@ -16,7 +16,8 @@ from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
 from engine.lisp.fused import constant_time, fused_call
 from engine.lisp.inline import inline_call
-from engine.lisp.runtime import check_deadline
+from engine.lisp.helpers import helper
+from engine.lisp.running import check_deadline
 from engine.lisp.values import FnInfo, Keyword
 
 FILENAME = "<ptc>"
@@ -41,8 +42,8 @@ def _store(name: str) -> ast.Name:
     return ast.Name(name, ast.Store())
 
 
-def _call(fn: str, *args) -> ast.Call:
-    return ast.Call(_load(fn), list(args), [])
+def _call(fn: str | ast.expr, *args) -> ast.Call:
+    return ast.Call(_load(fn) if type(fn) is str else fn, list(args), [])
 
 
 def _locate(tree, span):
@@ -100,8 +101,7 @@ class Compiler:
         self.steps += 1
         if self.steps % 1024 == 0:
             check_deadline()
-        method = getattr(self, "e_" + type(node).__name__)
-        return _locate(method(node), node.span)
+        return _locate(_EXPRESSIONS[type(node)](self, node), node.span)
 
     def e_Const(self, n):
         return self.const(n.value)
@@ -125,11 +125,11 @@ class Compiler:
         flat = [self.expr(x) for pair in n.pairs for x in pair]
         if all(type(k) is N.Const and type(k.value) in _PLAIN_KEYS for k, _ in n.pairs):
             # `{:id x :name y}`: keys known to be plain, so nothing to check or wrap
-            return _call("_make_plain_map", ast.Tuple(flat, ast.Load()))
-        return _call("_make_map", ast.Tuple(flat, ast.Load()))
+            return _call(helper("_make_plain_map"), ast.Tuple(flat, ast.Load()))
+        return _call(helper("_make_map"), ast.Tuple(flat, ast.Load()))
 
     def e_SetLit(self, n):
-        return _call("_make_set", ast.Tuple([self.expr(x) for x in n.items], ast.Load()))
+        return _call(helper("_make_set"), ast.Tuple([self.expr(x) for x in n.items], ast.Load()))
 
     def e_If(self, n):
         return ast.IfExp(self.test(n.test), self.expr(n.then), self.expr(n.else_))
@@ -175,22 +175,22 @@ class Compiler:
             return ast.Call(_locate(_load(name), fn.span), args, [])
         if type(fn) is N.LocalRef:
             f = self.expr(fn)
-            callee = ast.IfExp(_is_function(self.expr(fn)), f, _call("_as_fn", self.expr(fn)))
+            callee = ast.IfExp(_is_function(self.expr(fn)), f, _call(helper("_as_fn"), self.expr(fn)))
         else:
             t = self.temp()
             walrus = ast.NamedExpr(_store(t), self.expr(fn))
-            callee = ast.IfExp(_is_function(walrus), _load(t), _call("_as_fn", _load(t)))
+            callee = ast.IfExp(_is_function(walrus), _load(t), _call(helper("_as_fn"), _load(t)))
         return ast.Call(callee, args, [])
 
     def e_Intrinsic(self, n):
         args = [self.expr(a) for a in n.args]
         if n.name == "is_missing":
-            return ast.Compare(args[0], [ast.Is()], [_load("_MISSING")])
+            return ast.Compare(args[0], [ast.Is()], [helper("_MISSING")])
         if n.name == "define":
             return _method("define", *args)
         if n.name == "keyword_get" and len(args) == 2:   # (:k m): the usual field read
             return self.field(n.args[1], args[1], args[0], n.args[0].value.name)
-        return _call("_" + n.name, *args)
+        return _call(helper("_" + n.name), *args)
 
     def field(self, node, m: ast.expr, kw: ast.expr, name: str) -> ast.expr:
         """`(:k m)` in place when m is a map: the keyword's entry, else the name's (maps from
@@ -202,12 +202,12 @@ class Compiler:
             test_m = m
         value = self.temp()
         by_keyword = ast.NamedExpr(_store(value), ast.Call(ast.Attribute(m, "get", ast.Load()),
-                                                           [kw, _load("_MISSING")], []))
+                                                           [kw, helper("_MISSING")], []))
         by_name = ast.Call(ast.Attribute(m, "get", ast.Load()), [ast.Constant(name)], [])
-        read = ast.IfExp(ast.Compare(by_keyword, [ast.IsNot()], [_load("_MISSING")]),
+        read = ast.IfExp(ast.Compare(by_keyword, [ast.IsNot()], [helper("_MISSING")]),
                          _load(value), by_name)
-        is_map = ast.Compare(_call("_type", test_m), [ast.In()], [_load("_MAPS")])
-        return ast.IfExp(is_map, read, _call("_field", m, kw, ast.Constant(name)))
+        is_map = ast.Compare(_call(helper("_type"), test_m), [ast.In()], [helper("_MAPS")])
+        return ast.IfExp(is_map, read, _call(helper("_field"), m, kw, ast.Constant(name)))
 
     def e_ToolCall(self, n):
         args = ast.Tuple([self.expr(a) for a in n.args], ast.Load())
@@ -244,25 +244,28 @@ class Compiler:
     # --- statements in tail position ----------------------------------------------------
     def tail(self, node, recur) -> list[ast.stmt]:
         """Statements that end by returning `node`'s value (or by recurring)."""
-        t = type(node)
-        span = node.span
-        if t is N.If:
-            stmt = ast.If(self.test(node.test), self.tail(node.then, recur),
-                          self.tail(node.else_, recur))
-            return [_locate(stmt, span)]
-        if t is N.Let:
-            stmts = [_locate(ast.Assign([_store(b.pyname)], self.expr(v)), v.span)
-                     for b, v in node.steps]
-            return stmts + self.tail(node.body, recur)
-        if t is N.Do:
-            stmts = [_locate(ast.Expr(self.expr(x)), x.span) for x in node.body[:-1]]
-            return stmts + self.tail(node.body[-1], recur)
-        if t is N.Letfn:
-            return [_locate(s, span) for s in self.letfn_assignments(node, as_walrus=False)] + \
-                self.tail(node.body, recur)
-        if t is N.Recur:
-            return self.recur(node, recur)
-        return [_locate(ast.Return(self.expr(node)), span)]
+        statements = _TAIL_STATEMENTS.get(type(node))
+        if statements is not None:
+            return statements(self, node, recur)
+        return [_locate(ast.Return(self.expr(node)), node.span)]
+
+    def t_If(self, node, recur):
+        stmt = ast.If(self.test(node.test), self.tail(node.then, recur),
+                      self.tail(node.else_, recur))
+        return [_locate(stmt, node.span)]
+
+    def t_Let(self, node, recur):
+        stmts = [_locate(ast.Assign([_store(b.pyname)], self.expr(v)), v.span)
+                 for b, v in node.steps]
+        return stmts + self.tail(node.body, recur)
+
+    def t_Do(self, node, recur):
+        stmts = [_locate(ast.Expr(self.expr(x)), x.span) for x in node.body[:-1]]
+        return stmts + self.tail(node.body[-1], recur)
+
+    def t_Letfn(self, node, recur):
+        return [_locate(s, node.span) for s in self.letfn_assignments(node, as_walrus=False)] + \
+            self.tail(node.body, recur)
 
     def recur(self, node: N.Recur, recur) -> list[ast.stmt]:
         """`_n += 1`, the loop limit and the deadline checked, the new values, `continue`.
@@ -333,7 +336,7 @@ class Compiler:
 
     def dispatch(self, arities, label) -> list[ast.stmt]:
         """Multi-arity: choose the arity by argument count."""
-        stmts: list[ast.stmt] = [ast.Assign([_store("_argc")], _call("_len", _load("_args")))]
+        stmts: list[ast.stmt] = [ast.Assign([_store("_argc")], _call(helper("_len"), _load("_args")))]
         for a in sorted(arities, key=lambda a: (a.rest is not None, len(a.params))):
             count = len(a.params)
             op = ast.GtE() if a.rest else ast.Eq()
@@ -350,7 +353,7 @@ class Compiler:
             test = ast.Compare(_load("_argc"), [op], [ast.Constant(count)])
             stmts.append(ast.If(test, unpack + self.arity_body(a), []))
         expected = " or ".join(_arity_text(a) for a in arities)
-        stmts.append(ast.Expr(_call("_arity_mismatch", ast.Constant(label or "fn"),
+        stmts.append(ast.Expr(_call(helper("_arity_mismatch"), ast.Constant(label or "fn"),
                                     ast.Constant(expected), _load("_argc"))))
         return stmts
 
@@ -403,14 +406,14 @@ class Compiler:
             value = self.expr(n.body)
             innermost = [ast.Expr(ast.Call(ast.Attribute(_load("_out"), "append", ast.Load()),
                                            [value], [])),
-                         _over_limit(_call("_len", _load("_out")), "max_coll", "_too_big")]
+                         _over_limit(_call(helper("_len"), _load("_out")), "max_coll", "_too_big")]
         else:
             innermost = [ast.Expr(self.expr(n.body))]
         body = innermost
         for clause in reversed(n.clauses):
             body = self.for_clause(clause, body)
         start = [_assign("_out", ast.List([], ast.Load()))] if n.collect else []
-        end = [ast.Return(_call("_tuple", _load("_out")) if n.collect else ast.Constant(None))]
+        end = [ast.Return(_call(helper("_tuple"), _load("_out")) if n.collect else ast.Constant(None))]
         fn = ast.FunctionDef(name, _arguments(params), [_enter()] + start + body + end, [], None)
         self.module.append(_locate(fn, n.span))
         return _call(name, *[_load(p) for p in params])
@@ -418,13 +421,27 @@ class Compiler:
     def for_clause(self, c: N.ForClause, inner: list[ast.stmt]) -> list[ast.stmt]:
         if c.kind == "bind":
             check = [_deadline_check()]
-            loop = ast.For(_store(c.item.pyname), _call("_iterate", self.expr(c.coll)),
+            loop = ast.For(_store(c.item.pyname), _call(helper("_iterate"), self.expr(c.coll)),
                            check + self.assignments(c.steps) + inner, [])
             return [_locate(loop, c.coll.span)]
         if c.kind == "let":
             return self.assignments(c.steps) + inner
         jump = ast.Continue() if c.kind == "when" else ast.Break()
         return [ast.If(ast.UnaryOp(ast.Not(), self.test(c.test)), [jump], [])] + inner
+
+
+# Node dispatch, one table each way, keyed by node class: `expr` compiles any node to an
+# expression; `tail` compiles these five to statements and every other node to `return expr`.
+_EXPRESSIONS = {N.Const: Compiler.e_Const, N.LocalRef: Compiler.e_LocalRef,
+    N.GlobalRef: Compiler.e_GlobalRef, N.BuiltinRef: Compiler.e_BuiltinRef,
+    N.DataRef: Compiler.e_DataRef, N.VectorLit: Compiler.e_VectorLit,
+    N.MapLit: Compiler.e_MapLit, N.SetLit: Compiler.e_SetLit, N.If: Compiler.e_If,
+    N.Do: Compiler.e_Do, N.Let: Compiler.e_Let, N.And: Compiler.e_And, N.Or: Compiler.e_Or,
+    N.Call: Compiler.e_Call, N.Intrinsic: Compiler.e_Intrinsic, N.ToolCall: Compiler.e_ToolCall,
+    N.ToolRef: Compiler.e_ToolRef, N.Fn: Compiler.e_Fn, N.Letfn: Compiler.e_Letfn,
+    N.Loop: Compiler.e_Loop, N.For: Compiler.e_For, N.Recur: Compiler.e_Recur}
+_TAIL_STATEMENTS = {N.If: Compiler.t_If, N.Let: Compiler.t_Let, N.Do: Compiler.t_Do,
+                    N.Letfn: Compiler.t_Letfn, N.Recur: Compiler.recur}
 
 
 _LOCATED = (ast.expr, ast.stmt, ast.excepthandler, ast.arg, ast.keyword)
@@ -475,23 +492,23 @@ def _method(name: str, *args) -> ast.expr:
 
 def _enter() -> ast.stmt:
     """`_r = _h.s`: the RunContext of the run on this thread."""
-    return _assign("_r", ast.Attribute(_load("_h"), "s", ast.Load()))
+    return _assign("_r", ast.Attribute(helper("_h"), "s", ast.Load()))
 
 
 def _over_limit(value: ast.expr, limit: str, fail: str) -> ast.stmt:
     """`if value > _r.<limit>: fail()`"""
     test = ast.Compare(value, [ast.Gt()], [_state(limit)])
-    return ast.If(test, [ast.Expr(_call(fail))], [])
+    return ast.If(test, [ast.Expr(_call(helper(fail)))], [])
 
 
 def _deadline_check(every_1024: bool = False) -> ast.stmt:
     """`if _clock() > _r.deadline: _timeout()` (every_1024: `if not _n & 1023 and ...`,
     checked on one loop jump in 1,024)."""
-    late = ast.Compare(_call("_clock"), [ast.Gt()], [_state("deadline")])
+    late = ast.Compare(_call(helper("_clock")), [ast.Gt()], [_state("deadline")])
     if every_1024:
         turn = ast.UnaryOp(ast.Not(), ast.BinOp(_load("_n"), ast.BitAnd(), ast.Constant(1023)))
         late = ast.BoolOp(ast.And(), [turn, late])
-    return ast.If(late, [ast.Expr(_call("_timeout"))], [])
+    return ast.If(late, [ast.Expr(_call(helper("_timeout")))], [])
 
 
 def _arguments(names, vararg: str | None = None) -> ast.arguments:
@@ -516,7 +533,7 @@ def _truthy(value: ast.expr, name: str) -> ast.expr:
 
 
 def _is_function(value: ast.expr) -> ast.expr:
-    return ast.Compare(_call("_type", value), [ast.Is()], [_load("_Function")])
+    return ast.Compare(_call(helper("_type"), value), [ast.Is()], [helper("_Function")])
 
 
 def _is_boolean(node) -> bool:

@@ -6,11 +6,17 @@ Map lookups are flexible (`:a` finds "a"); `:or` applies only when the key is ab
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
-from engine.lisp.analyzer import Analyzer, Env, invalid
 from engine.lisp.forms import is_sym, show
+from engine.lisp.scope import invalid
 from engine.lisp.values import Keyword, Symbol
+
+if TYPE_CHECKING:
+    from engine.lisp.analyzer import Analyzer
+    from engine.lisp.scope import Env
 
 
 def bind_pattern(an: Analyzer, pattern, value, env: Env, steps: list) -> None:

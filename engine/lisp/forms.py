@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.lisp.errors import Span
+from engine.lisp.printer import pr_str
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,6 @@ def _show(form) -> str:
     if t is Sym:
         return form.text
     if t is Const:
-        from engine.lisp.printer import pr_str
         return pr_str(form.value)
     brackets = {ListForm: ("(", ")"), VectorForm: ("[", "]"), MapForm: ("{", "}"),
                 SetForm: ("#{", "}"), FnLiteral: ("#(", ")")}

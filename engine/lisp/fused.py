@@ -15,6 +15,7 @@ import ast
 
 from engine.lisp import nodes as N
 from engine.lisp.builtins.registry import BUILTINS
+from engine.lisp.helpers import helper
 from engine.lisp.inline import INLINE_ONE_ARGUMENT, inline_call
 from engine.lisp.values import Keyword
 
@@ -106,7 +107,7 @@ def _in_place(c, kind: str, item: str, value: ast.expr, coll, constant: bool) ->
     deadline is checked before each item, as entering the fn would, or between chunks of
     8,192 items (as the builtin checks it) when each item takes constant time."""
     source = c.temp()
-    items = _call("_items", ast.Constant(kind), _load(source))
+    items = _call(helper("_items"), ast.Constant(kind), _load(source))
     if kind == "map":
         element, tests = value, []
     else:
@@ -114,15 +115,15 @@ def _in_place(c, kind: str, item: str, value: ast.expr, coll, constant: bool) ->
                                        else value]
     if constant:
         part = c.temp()
-        loops = [ast.comprehension(ast.Name(part, ast.Store()), _call("_chunks", items), [], 0),
+        loops = [ast.comprehension(ast.Name(part, ast.Store()), _call(helper("_chunks"), items), [], 0),
                  ast.comprehension(ast.Name(item, ast.Store()), _load(part), tests, 0)]
     else:
         in_time = ast.BoolOp(ast.Or(), [
-            ast.Compare(_call("_clock"), [ast.LtE()], [_attr("_r", "deadline")]),
-            _call("_timeout")])
+            ast.Compare(_call(helper("_clock")), [ast.LtE()], [_attr("_r", "deadline")]),
+            _call(helper("_timeout"))])
         tests = [ast.BoolOp(ast.And(), [in_time, *tests])] if tests else [in_time]
         loops = [ast.comprehension(ast.Name(item, ast.Store()), items, tests, 0)]
-    made = _call("_tuple", ast.ListComp(element, loops))
+    made = _call(helper("_tuple"), ast.ListComp(element, loops))
     first = ast.NamedExpr(ast.Name(source, ast.Store()), c.expr(coll))
     return ast.Subscript(ast.Tuple([first, made], ast.Load()), ast.Constant(-1), ast.Load())
 
@@ -153,18 +154,18 @@ def _reduce_loop(c, n: N.Call) -> ast.expr:
     acc, item = a.params[0].pyname, a.params[1].pyname
     name = "reduce_" + fn.frame.pyname
     captures = [b.pyname for b in fn.frame.captures]
-    stopped = ast.If(ast.Compare(_call("_type", _load(acc)), [ast.Is()], [_load("_Reduced")]),
+    stopped = ast.If(ast.Compare(_call(helper("_type"), _load(acc)), [ast.Is()], [helper("_Reduced")]),
                      [ast.Return(_attr(acc, "value"))], [])
     step = [ast.Assign([ast.Name(acc, ast.Store())], c.expr(a.body)), stopped]
-    items = c.located(_call("_items", ast.Constant("reduce"), _load("_coll")), n.span)
+    items = c.located(_call(helper("_items"), ast.Constant("reduce"), _load("_coll")), n.span)
     if constant_time(a.body):
         inner = ast.For(ast.Name(item, ast.Store()), _load("_part"), step, [])
-        loop = ast.For(ast.Name("_part", ast.Store()), _call("_chunks", items), [inner], [])
+        loop = ast.For(ast.Name("_part", ast.Store()), _call(helper("_chunks"), items), [inner], [])
     else:
-        late = ast.If(ast.Compare(_call("_clock"), [ast.Gt()], [_attr("_r", "deadline")]),
-                      [ast.Expr(_call("_timeout"))], [])
+        late = ast.If(ast.Compare(_call(helper("_clock")), [ast.Gt()], [_attr("_r", "deadline")]),
+                      [ast.Expr(_call(helper("_timeout")))], [])
         loop = ast.For(ast.Name(item, ast.Store()), items, [late, *step], [])
-    enter = ast.Assign([ast.Name("_r", ast.Store())], _attr("_h", "s"))
+    enter = ast.Assign([ast.Name("_r", ast.Store())], ast.Attribute(helper("_h"), "s", ast.Load()))
     args = ast.arguments([], [ast.arg(p) for p in (*captures, acc, "_coll")], None, [], [],
                          None, [])
     function = ast.FunctionDef(name, args, [enter, loop, ast.Return(_load(acc))], [], None)
@@ -180,5 +181,5 @@ def _attr(name: str, attr: str) -> ast.Attribute:
     return ast.Attribute(_load(name), attr, ast.Load())
 
 
-def _call(fn: str, *args) -> ast.Call:
-    return ast.Call(_load(fn), list(args), [])
+def _call(fn: str | ast.expr, *args) -> ast.Call:
+    return ast.Call(_load(fn) if type(fn) is str else fn, list(args), [])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from engine.lisp import nodes as N
+from engine.lisp.helpers import helper
 from engine.lisp.values import INT_MAX, INT_MIN
 
 _COMPARE = {"<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
@@ -92,7 +93,7 @@ def _ints(first, reads: list, nodes: list, kind: str = "_int") -> ast.expr:
             continue       # known to be a number, or the same local as an argument before
         value = first if first is not None and not _simple(node) else read
         op = ast.Is() if kind == "_int" else ast.In()
-        test = ast.Compare(_call("_type", value), [op], [_load(kind)])
+        test = ast.Compare(_call(helper("_type"), value), [op], [helper(kind)])
         tests.insert(0, test) if value is first else tests.append(test)
     if not tests:
         return ast.Constant(True)
@@ -108,5 +109,5 @@ def _load(name: str) -> ast.Name:
     return ast.Name(name, ast.Load())
 
 
-def _call(fn: str, *args) -> ast.Call:
-    return ast.Call(_load(fn), list(args), [])
+def _call(fn: str | ast.expr, *args) -> ast.Call:
+    return ast.Call(_load(fn) if type(fn) is str else fn, list(args), [])

@@ -16,16 +16,19 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from engine.lisp import macros, special_forms  # noqa: F401  (they register the special forms)
 from engine.lisp.analyzer import Analyzer
 from engine.lisp.builtins import BUILTINS
 from engine.lisp.compiler import FILENAME, Compiler, demangle
 from engine.lisp.convert import ConversionError, from_python
 from engine.lisp.errors import PtcError, Signal, Span, cut, did_you_mean, plural
+from engine.lisp.helpers import base_globals
 from engine.lisp.limits import Limits
 from engine.lisp.reader import read
 from engine.lisp.results import RunResult
-from engine.lisp.runtime import RUNNING, RunContext, base_globals, current_or_none
-from engine.lisp.values import FN_INFO, HostMap, MAPS, Map, type_name, with_lisp_functions
+from engine.lisp.running import RUNNING, current_or_none
+from engine.lisp.runtime import RunContext
+from engine.lisp.values import FN_INFO, MAPS, HostMap, Map, type_name, with_lisp_functions
 
 _BASE = base_globals()
 _COLLECTIONS = {tuple, frozenset, Map, HostMap}

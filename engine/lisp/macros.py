@@ -2,13 +2,15 @@
 
 Each rewrite takes the ListForm and returns a new form with the same span; the analyzer
 then analyzes the result. Temporary names start with a space, so no program can name them.
+They register, as special forms, into the analyzer's table at the bottom.
 """
 
 from __future__ import annotations
 
 from engine.lisp import forms as F
-from engine.lisp.analyzer import invalid
+from engine.lisp.analyzer import SPECIAL_FORMS
 from engine.lisp.forms import is_sym, show
+from engine.lisp.scope import invalid
 from engine.lisp.values import Keyword
 
 
@@ -269,3 +271,5 @@ MACROS = {
     "case": case, "if-let": if_let, "if-some": if_let, "when-let": when_let,
     "when-some": when_let, "when-first": when_first,
 }
+
+SPECIAL_FORMS.update({name: handler(rewrite) for name, rewrite in MACROS.items()})

@@ -197,7 +197,7 @@ def print_str(value, limit: int | None = None) -> str:
     return _write(value, True, limit, compact_float)
 
 
-# --- The truncating formatter used for samples (ptc-lisp-upstream §17) ---------------------
+# --- The truncating formatter used for samples (docs/ptc-lisp-rules.md) ---------------------
 
 def format_value(value, limit: int | None = None, printable_limit: int | None = None,
                  filter_hidden: bool = True) -> tuple[str, bool]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.lisp.errors import PtcError
+from engine.lisp.printer import format_value
 
 
 class ToolFailure(Exception):
@@ -24,7 +25,6 @@ class ToolCall:
 
     def call_text(self, limit: int = 3, printable_limit: int = 60) -> str:
         """`search({:limit 5 :query "x"})`, arguments cut by the truncating formatter."""
-        from engine.lisp.printer import format_value
         args = " ".join(format_value(a, limit, printable_limit)[0] for a in self.args)
         return f"{self.name}({args})"
 

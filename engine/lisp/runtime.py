@@ -1,42 +1,28 @@
-"""The run context (prints, tool calls, definitions, limits) and the helpers compiled code calls.
+"""The run context: prints, tool calls, definitions and limits of one run, and the calling
+of the host's tools.
 
 Compiled code never holds run state: every generated function starts with `_r = _h.s`, the
-RunContext of the run in progress on this thread. So a function defined in one run and
-passed in memory to a later run (in any thread) reads that later run's deadline, limits,
-prints and definitions.
+RunContext of the run in progress on this thread (`running.RUNNING`). So a function defined
+in one run and passed in memory to a later run (in any thread) reads that later run's
+deadline, limits, prints and definitions. The helpers compiled code calls are in helpers.py.
 """
 
 from __future__ import annotations
 
 import contextvars
 import inspect
-import time
-import types
 import threading
+import time
 
-from engine.lisp.access import MISSING, as_fn, flex_lookup, keyword_call
-from engine.lisp.compare import check_keys, collection_items, expanded_size
+from engine.lisp.access import flex_lookup
+from engine.lisp.compare import expanded_size
 from engine.lisp.convert import ConversionError, from_python, to_python
-from engine.lisp.errors import PtcError, Signal, error
+from engine.lisp.errors import PtcError, error
 from engine.lisp.limits import Limits
 from engine.lisp.results import Definition, ToolCall, ToolFailure
-from engine.lisp.values import (EMPTY_MAP, Keyword, MAPS, Map, ToolValue, Var, as_keys, from_key,
-                                is_fn, type_name)
-
-class _Running(threading.local):
-    s: "RunContext | None" = None    # the RunContext of the run in progress on this thread
-
-
-RUNNING = _Running()
-
-
-def current() -> "RunContext":
-    return RUNNING.s
-
-
-def current_or_none() -> "RunContext | None":
-    return RUNNING.s
-
+# the run in progress, named here too for the builtins and values that read it from here
+from engine.lisp.running import RUNNING, check_deadline, current, current_or_none
+from engine.lisp.values import MAPS, Keyword, Map, ToolValue, Var, from_key, is_fn
 
 class RunContext:
     """Everything one run records and needs; compiled code reads it as `_r`."""
@@ -225,180 +211,6 @@ def _as_parameters(fn, plain: dict) -> dict | None:
     return named
 
 
-# --- helpers of compiled code -----------------------------------------------------------
 
-def check_deadline() -> None:
-    """A timeout if the run in progress on this thread is past its deadline."""
-    ctx = RUNNING.s
-    if ctx is not None and time.perf_counter() > ctx.deadline:
-        _timeout()
-
-
-def _timeout():
-    ctx = current()
-    hint = "do less work per turn: fewer items, or no deep recursion"
-    if time.perf_counter() > ctx.wall_deadline:
-        raise error("timeout", f"the run exceeded its wall-clock limit of "
-                               f"{ctx.limits.run_wall_ms} ms (run_wall_ms, tool time included)",
-                    hint)
-    raise error("timeout", f"execution exceeded the time limit of {ctx.limits.time_ms} ms", hint)
-
-
-def _too_deep():
-    depth = current().limits.recursion_depth
-    raise error("recursion_limit_exceeded", f"more than {depth} nested function calls",
-                "use loop/recur or reduce instead of deep recursion")
-
-
-def _loop_limit():
-    n = current().limits.loop_iterations
-    raise error("loop_limit_exceeded", f"loop ran more than {n} iterations",
-                "use reduce, map or filter over the collection instead of loop/recur")
-
-
-def _too_big():
-    n = current().limits.collection_size
-    raise error("memory_exceeded", f"collection larger than {n} items")
-
-
-def _arity_mismatch(label: str, expected: str, got: int):
-    raise error("arity_mismatch", f"{label} expects {expected} arguments, got {got}")
-
-
-def _make_map(flat: tuple):
-    if not flat:
-        return EMPTY_MAP
-    keys = flat[0::2]
-    check_keys(keys)
-    try:
-        return Map(zip(as_keys(keys), flat[1::2]))
-    except TypeError:
-        raise error("type_error", "a map key must not be a function or contain a map value "
-                                  "that cannot be compared") from None
-
-
-def _make_plain_map(flat: tuple):
-    """A map literal whose keys are keywords, strings or integers written in the source."""
-    return Map(zip(flat[0::2], flat[1::2]))
-
-
-def _make_set(items: tuple):
-    check_keys(items)
-    try:
-        return frozenset(as_keys(items))
-    except TypeError:
-        raise error("type_error", "a set item must be comparable data") from None
-
-
-def _seq_pattern(value):
-    t = type(value)
-    if t is tuple:
-        return value
-    if value is None:
-        return ()
-    if t is str:
-        return tuple(value)
-    raise error("destructure_error", f"cannot destructure a {type_name(value)} with a vector "
-                                     "pattern; it needs a vector or nil",
-                "use a map pattern {:keys [...]} for maps")
-
-
-def _keyword_arguments(rest: tuple):
-    """The rest arguments `:a 1 :b 2` (or one trailing map) of `[& {:keys [a b]}]` as a map."""
-    if len(rest) == 1 and type(rest[0]) in MAPS:
-        return rest[0]
-    if len(rest) % 2 == 0:
-        try:
-            return Map(zip(as_keys(rest[0::2]), rest[1::2]))
-        except TypeError:
-            pass
-    raise error("destructure_error", "the arguments after & of a map destructuring must come "
-                f"in key value pairs, got {len(rest)} value{'s' * (len(rest) != 1)}")
-
-
-def _map_pattern(value):
-    t = type(value)
-    if t in MAPS or value is None:
-        return value
-    raise error("destructure_error", f"cannot destructure a {type_name(value)} with a map "
-                                     "pattern; it needs a map or nil",
-                "use a vector pattern [a b] for vectors")
-
-
-def _nth_or_nil(seq: tuple, i: int):
-    return seq[i] if i < len(seq) else None
-
-
-def _nthrest(seq: tuple, i: int):
-    return seq[i:]
-
-
-def _field(m, kw, name: str):
-    """`(:k m)`: the keyword, else its name (maps from JSON have string keys), else nil."""
-    if type(m) in MAPS:
-        value = m.get(kw, MISSING)
-        return m.get(name) if value is MISSING else value
-    return keyword_call(kw, m)
-
-
-def _dget(m, key):
-    if m is None:
-        return None
-    return flex_lookup(m, key, None)
-
-
-def _dget_or_missing(m, key):
-    if m is None:
-        return MISSING
-    return flex_lookup(m, key, MISSING)
-
-
-def _no_match(value):
-    from engine.lisp.printer import pr_str
-    raise error("no_matching_clause", f"no matching clause for {pr_str(value, limit=60)}",
-                "add a default as the last form")
-
-
-def _previous(index: int):
-    """`*1`, `*2`, `*3`: the value of the program `index + 1` turns back, or nil."""
-    return current().previous[index]
-
-
-def _return(value):
-    raise Signal("return", value)
-
-
-def _fail(value):
-    raise Signal("fail", value)
-
-
-def _iterate(coll):
-    """What doseq and for iterate over: items, map entries, characters; nil is empty."""
-    seq = collection_items(coll)
-    if seq is None:
-        raise error("type_error", f"expected a collection to iterate over, got {type_name(coll)}")
-    return seq
-
-
-def base_globals() -> dict:
-    """What every run's globals start from: builtins and the helpers above."""
-    from engine.lisp.builtins import BUILTINS
-    from engine.lisp.builtins.support import chunks, items
-    from engine.lisp.builtins.transducers import Reduced
-    from engine.lisp.where import where
-    g = {"__builtins__": {}, "_h": RUNNING, "_len": len, "_tuple": tuple, "_type": type, "_int": int,
-         "_NUMS": frozenset({int, float}), "_MAPS": MAPS, "_items": items, "_chunks": chunks,
-         "_Reduced": Reduced,
-         "_Function": types.FunctionType, "_clock": time.perf_counter, "_MISSING": MISSING,
-         "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where}
-    for name, value in globals().items():
-        if name.startswith("_") and callable(value) and not name.startswith("__"):
-            g.setdefault(name, value)
-    for b in BUILTINS.values():
-        g[b.pyname] = b.fn
-        for n, fn in b.variants.items():
-            g[f"{b.pyname}__{n}"] = fn
-    return g
-
-
-__all__ = ["RunContext", "current", "current_or_none", "base_globals", "PtcError"]
+__all__ = ["RunContext", "RUNNING", "current", "current_or_none", "check_deadline",
+           "PtcError", "tool_arguments"]

@@ -1,18 +1,25 @@
-"""Special forms: one handler per form, `handler(analyzer, form, env, tail) -> node`.
+"""Special forms: one handler per form, `handler(analyzer, form, env, tail) -> node`,
+registered at the bottom into the analyzer's table (`analyzer.SPECIAL_FORMS`).
 
 Forms that are only rewrites of other forms (threading, cond, case, if-let...) live in
-`macros.py` and are registered here too, so the analyzer has one table to consult.
+`macros.py` and register into the same table, so the analyzer has one table to consult.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
-from engine.lisp.analyzer import PREVIOUS_RESULTS, Analyzer, Env, Scope, invalid
+from engine.lisp.analyzer import FN_LITERAL, SPECIAL_FORMS, UNSUPPORTED
 from engine.lisp.builtins.registry import BUILTINS
 from engine.lisp.destructure import bind_pattern
 from engine.lisp.forms import is_sym, show
-from engine.lisp.values import Keyword
+from engine.lisp.scope import PREVIOUS_RESULTS, Env, Scope, invalid
+from engine.lisp.values import Keyword, Var
+
+if TYPE_CHECKING:
+    from engine.lisp.analyzer import Analyzer
 
 
 def _args(form: F.ListForm) -> tuple:
@@ -57,7 +64,6 @@ def quote_form(an, form, env, tail):
 def var_form(an, form, env, tail):
     args = _args(form)
     expect(form, len(args) == 1 and is_sym(args[0]), "(var name)")
-    from engine.lisp.values import Var
     return N.Const(Var(args[0].name), form.span)
 
 
@@ -428,12 +434,12 @@ def unsupported(message: str, hint: str, reason: str = "invalid_form"):
 
 
 # Names that are not special forms but would be unbound: say what to use instead.
-UNSUPPORTED = {
+UNSUPPORTED.update({
     name: ("unbound_var", f"{name} is not supported: there is no mutable state",
            "use let for local values, def to keep a value, reduce or loop to accumulate")
     for name in ("atom", "swap!", "reset!", "deref", "volatile!", "vswap!", "vreset!", "ref",
                  "alter", "agent", "send", "compare-and-set!")
-}
+})
 UNSUPPORTED.update({
     name: ("unbound_var", f"{name} is not supported: programs are deterministic",
            "pass the values you need as data or get them from a tool")
@@ -451,7 +457,8 @@ UNSUPPORTED.update({
 })
 
 
-SPECIAL_FORMS: dict = {
+SPECIAL_FORMS.update({
+    FN_LITERAL: lambda an, form, env, tail: fn_literal(an, form, env),
     "do": do_form, "if": if_form, "and": and_or, "or": and_or, "quote": quote_form,
     "var": var_form, "comment": nil_form, "declare": nil_form,
     "def": def_form, "defn": defn_form, "defn-": defn_form, "fn": fn_form, "fn*": fn_form,
@@ -486,13 +493,4 @@ SPECIAL_FORMS: dict = {
     " no-match": lambda an, form, env, tail: N.Intrinsic(
         "no_match", (an.analyze(form.items[1], env),), form.span),
     "call": unsupported("(call \"tool\" args) is not supported", "call tools as (tool/name args)"),
-}
-
-
-def _register_macros() -> None:
-    from engine.lisp import macros
-    for name, rewrite in macros.MACROS.items():
-        SPECIAL_FORMS[name] = macros.handler(rewrite)
-
-
-_register_macros()
+})

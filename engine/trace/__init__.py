@@ -1,5 +1,5 @@
 """Traces: a run saved as one versioned JSON document (docs/trace-format.md), loaded back
-with everything needed to re-render any strategy at any limit (DBG-001..005)."""
+with everything needed to re-render any strategy at any limit (docs/history-rules.md, DBG-001..005)."""
 
 from engine.trace.files import (TraceError, dumps_trace, load_trace, loads_trace, save_trace,
                                 trace_file_size)

@@ -1,12 +1,12 @@
 """The editable history options: one `OptionField` per `HistoryOpts` field, with its kind, its
-allowed values, a one-line help and the parsing and stepping the options panel relies on."""
+allowed values and its one-line help (all read from the field's metadata) and the parsing and
+stepping the options panel relies on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-from engine.history import STRATEGIES, HistoryOpts
-from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
+from engine.history import HistoryOpts
 
 
 @dataclass(frozen=True)
@@ -54,33 +54,13 @@ class OptionField:
         return max(0, value + direction * self.step)
 
 
-FIELDS: tuple[OptionField, ...] = (
-    OptionField("strategy", "choice", "how the history is rendered (full: no compression)",
-                tuple(STRATEGIES)),
-    OptionField("println_limit", "count",
-                "most recent println calls shown, however many lines each printed"),
-    OptionField("tool_call_limit", "count",
-                "most recent tool calls shown (equal ones in a row then shown as one, x3)"),
-    OptionField("sample_limit", "count", "items shown per collection in a value sample"),
-    OptionField("sample_printable_limit", "count", "characters shown per string in a sample",
-                step=10),
-    OptionField("args_limit", "count", "items shown per collection in tool-call arguments"),
-    OptionField("args_printable_limit", "count", "characters shown per string in tool-call args",
-                step=10),
-    OptionField("sample_rule", "choice",
-                "turn: sample a definition if its turn printed nothing; global: if no turn did",
-                SAMPLE_RULES),
-    OptionField("errors", "choice",
-                "all: every failed turn; unrecovered: only the last, while still failing",
-                ERROR_DISPLAYS),
-    OptionField("compaction_turns", "count",
-                "compaction: compact once more than this many turns have run"),
-    OptionField("compaction_tokens", "optional",
-                "compaction: or once over this many tokens, as characters / 4 (empty: off)",
-                step=1000),
-    OptionField("keep_recent_turns", "count",
-                "compaction: most recent turns (reply and answer) kept verbatim"),
-)
+# what −/+ add to the options that move in bigger steps (1 for the others)
+STEPS = {"sample_printable_limit": 10, "args_printable_limit": 10, "compaction_tokens": 1000}
+
+FIELDS: tuple[OptionField, ...] = tuple(
+    OptionField(f.name, f.metadata["kind"], f.metadata["help"], tuple(f.metadata["choices"]),
+                STEPS.get(f.name, 1))
+    for f in fields(HistoryOpts))
 
 BY_NAME = {f.name: f for f in FIELDS}
 

@@ -98,7 +98,8 @@ def test_SS_001_single_shot_sends_system_and_mission_only_whatever_the_option(op
     step = agent(max_turns=1, compress_history=option).run(llm)
     (system, user), = [t.messages for t in step.turns]
     assert (system["role"], user["role"]) == ("system", "user")
-    # the mission alone (namespaced moves the tools and data from SYSTEM to USER: ARC-009)
+    # the mission alone (namespaced moves the tools and data from SYSTEM to USER:
+    # docs/history-rules.md, ARC-009)
     expected = "Find well-reviewed products"
     if option == "namespaced":
         context = agent(max_turns=1).context(agent().tool_list())

@@ -25,7 +25,7 @@ def feedback(content):
     return {"role": "user", "content": content}
 
 
-# What `full` sends for PROGRAMS, written out from history.md's "Strategy full".
+# What `full` sends for PROGRAMS, written out from docs/history-rules.md, "Strategies".
 PAIRS = [
     [assistant(PROGRAMS[0]),
      feedback("a is Reviews for x\nStored (access as symbols): a\nTurn 2 of 5 (4 remaining)")],

@@ -1,4 +1,7 @@
-"""API-001..006: the `compress_history` option, normalised, and its effect on rendering."""
+"""The `compress_history` option, normalised, and its effect on rendering (docs/history-rules.md,
+API-001..006)."""
+
+from dataclasses import fields
 
 import pytest
 
@@ -78,3 +81,19 @@ def test_API_006_every_form_normalises_to_HistoryOpts():
 def test_bad_options_raise_ValueError(value):
     with pytest.raises(ValueError):
         HistoryOpts.from_option(value)
+
+
+@pytest.mark.parametrize("name", [f.name for f in fields(HistoryOpts)])
+def test_each_option_is_checked_by_the_kind_on_its_field(name):
+    info = next(f.metadata for f in fields(HistoryOpts) if f.name == name)
+    assert info["help"]
+    default = getattr(HistoryOpts(), name)
+    assert HistoryOpts.from_option({name: default}).checked()          # the default is allowed
+    bad = {"choice": "no-such-value", "count": -1, "optional": -1}[info["kind"]]
+    with pytest.raises(ValueError, match=name):
+        HistoryOpts.from_option({name: bad})
+    if info["kind"] == "optional":
+        assert getattr(HistoryOpts.from_option({name: None}), name) is None
+    if info["kind"] == "choice":
+        for choice in info["choices"]:
+            assert getattr(HistoryOpts.from_option({name: choice}), name) == choice

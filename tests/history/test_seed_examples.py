@@ -1,8 +1,8 @@
 """The seeds' worked examples, as the whole USER message `coalesced` sends.
 
-Where a seed example disagrees with the settled spec (history.md) the expected text follows
-the spec, and the test says how: the seeds cut sample strings at 30-32 characters where the
-spec's limit is 80, write samples in Elixir syntax (`%{name: ...}`) where SAM-003 asks for
+Where a seed example disagrees with the settled rules (docs/history-rules.md) the expected
+text follows the rules, and the test says how: the seeds cut sample strings at 30-32
+characters where the rules' limit is 80, write samples in Elixir syntax (`%{name: ...}`) where SAM-003 asks for
 Clojure, and leave out the `; Tool calls:` section that FMT-001/003 require.
 """
 
@@ -54,7 +54,7 @@ def test_000_data_samples_are_critical():
         ("Chair", 150, "Office"), ("Monitor", 400, "Electronics"), ("Lamp", 40, "Home"),
         ("Keyboard", 80, "Electronics")])
     text = coalesced([f"(def products [{products}])"])
-    # maps in a sample keep min(3, 80 // 30) = 2 entries, keys sorted (ptc-lisp-upstream §17)
+    # maps in a sample keep min(3, 80 // 30) = 2 entries, keys sorted (docs/ptc-lisp-rules.md)
     assert text == message(
         "; No tool calls made\n"
         '; Defined: products = list[7], sample: [{:category "Electronics" :name "Laptop" ...} '

@@ -1,4 +1,5 @@
-"""The `coalesced` summary, section by section: FMT-*, TC-*, SAM-* (exact text)."""
+"""The `coalesced` summary, section by section: FMT-*, TC-*, SAM-* (exact
+text; the rules are in docs/history-rules.md)."""
 
 import pytest
 

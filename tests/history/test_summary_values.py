@@ -1,4 +1,5 @@
-"""The `coalesced` summary's definitions and output: DEF-*, TRN-* (exact text)."""
+"""The `coalesced` summary's definitions and output: DEF-*, TRN-* (exact text;
+the rules are in docs/history-rules.md)."""
 
 import pytest
 

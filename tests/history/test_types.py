@@ -1,4 +1,5 @@
-"""TYP-001..012: type labels, on values made by real programs, and as the summary shows them."""
+"""Type labels, on values made by real programs, and as the summary shows them (docs/history-rules.md,
+TYP-001..012)."""
 
 import pytest
 

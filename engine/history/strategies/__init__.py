@@ -1,4 +1,4 @@
-"""The strategy registry: each strategy is one module that registers itself by name.
+"""The strategies: each is one module that registers itself by name (`registry.STRATEGIES`).
 
 A strategy is a class whose instances accumulate the finished turns of a run one by one
 (`add`) and render the request for the next turn from what they hold (`render`); it never
@@ -9,14 +9,17 @@ for a pure, one-off render; the app and the token counts keep one and feed it tu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from engine.history.context import RenderContext
-from engine.history.opts import HistoryOpts
-from engine.history.stats import RenderStats
-from engine.history.turn import Turn
+from engine.history.strategies.registry import STRATEGIES, register
 
-STRATEGIES: dict[str, type["Strategy"]] = {}
+if TYPE_CHECKING:
+    from engine.history.context import RenderContext
+    from engine.history.opts import HistoryOpts
+    from engine.history.stats import RenderStats
+    from engine.history.turn import Turn
+
+__all__ = ["STRATEGIES", "Strategy", "register"]
 
 
 class Strategy(Protocol):
@@ -33,14 +36,5 @@ class Strategy(Protocol):
         """The messages for the next request, given the memory after the last turn added."""
 
 
-def register(cls):
-    """Class decorator: make a strategy available under its `name`."""
-    STRATEGIES[cls.name] = cls
-    return cls
-
-
-def _load_builtin_strategies() -> None:
-    from engine.history.strategies import coalesced, compaction, full, namespaced  # noqa: F401
-
-
-_load_builtin_strategies()
+# the strategies shipped with the engine register themselves when imported
+from engine.history.strategies import coalesced, compaction, full, namespaced  # noqa: E402,F401

@@ -4,10 +4,10 @@ Messages: `[SYSTEM, USER]` (MSG-001/002). The USER content is, parts separated b
 line: the mission; the summary of every successful turn (`; Tool calls:` / `; No tool calls
 made`, `; Function:`, `; Defined:`, `; Output:`, in that order); one `Your previous attempt`
 block per failed turn, oldest first; the turn line (`Turns left: N`). With `max_turns: 1`
-the USER message is the mission alone (SS-001). Spec: history.md, "Strategy coalesced".
+the USER message is the mission alone (SS-001). Rules: docs/history-rules.md.
 
-Only successful turns feed the summary. What `add` folds in is kept the way 003's
-HistoryState keeps it (calls, prints, definitions by name, failed blocks), so `render`
+Only successful turns feed the summary. What `add` folds in is kept as accumulated
+state (calls, prints, definitions by name, failed blocks), so `render`
 reads accumulated lists and never walks earlier turns again.
 
 Stats: calls and prints are counted over successful turns; `tool_calls_dropped` and
@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from engine.history.samples import sample_text
 from engine.history.sections import clean_doc, failed_block, system_prompt, turns_left_line
 from engine.history.stats import CallRef, RenderStats
-from engine.history.strategies import register
+from engine.history.strategies.registry import register
 from engine.history.turn import Turn
 from engine.history.types import type_of
 from engine.history.visibility import (Equality, ToolResults, ValueIndex, bucket,

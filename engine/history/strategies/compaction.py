@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Mapping
 
 from engine.history.stats import CallRef, RenderStats
-from engine.history.strategies import register
+from engine.history.strategies.registry import register
 from engine.history.strategies.full import Full
 from engine.history.turn import Turn
 

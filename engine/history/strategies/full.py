@@ -5,7 +5,7 @@ feedback message. A successful turn's feedback is its println output (joined by 
 cut at 512 characters with a note), `Stored (access as symbols): a, b` (the names in memory
 after the turn) and the turn line of the next turn (`Turn 2 of 5 (4 remaining)`); a failed
 turn's feedback is its error and the turn line. With `max_turns: 1` the request is only
-SYSTEM and USER(mission) (SS-001).
+SYSTEM and USER(mission) (SS-001). Rules: docs/history-rules.md.
 
 Stats: tool calls and prints are counted over successful turns (a failed turn's prints are
 not shown; its calls show only in its reply). `prints_dropped` lists the println calls the
@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.history.sections import system_prompt, turn_of_line
 from engine.history.stats import CallRef, RenderStats
-from engine.history.strategies import register
+from engine.history.strategies.registry import register
 from engine.history.turn import Turn, error_text
 from engine.history.visibility import printed_text
 

@@ -1,14 +1,14 @@
-"""Strategy `namespaced`: the roadmap's format (004, issues #7-#13), everything in one USER message.
+"""Strategy `namespaced`: the later upstream format, everything in one USER message.
 
-Messages: `[SYSTEM, USER]`. SYSTEM holds only the language reference (roadmap ARC-008); the
-USER message holds, as parts joined by a blank line, empty parts left out:
+Messages: `[SYSTEM, USER]`. SYSTEM holds only the language reference (docs/history-rules.md,
+ARC-008); the USER message holds, as parts joined by a blank line, empty parts left out:
 
 1. the mission;
 2. `;; === tools ===` and `;; === data/ ===` (`engine.history.sections`);
 3. `;; === user/ (your prelude) ===`: the memory, functions first as
    `(name [params])  ; "doc"`, then values as `name  ; "doc" = type, sample: s`, each group
    in the order names were first defined. Upstream also showed a function's last return type
-   (`-> integer`, roadmap #3); our engine does not record it, so it is left out;
+   (`-> integer`); our engine does not record it, so it is left out;
 4. `;; Tool calls made:` with `;;   name(args)` lines, the last `tool_call_limit` calls of the
    successful turns (or `;; No tool calls made`), then `;; Output:` with their last
    `println_limit` println calls; both absent before the first turn;
@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from engine.history.samples import sample_text
 from engine.history.sections import clean_doc, data_section, failed_block, tools_section
 from engine.history.stats import CallRef, RenderStats
-from engine.history.strategies import register
+from engine.history.strategies.registry import register
 from engine.history.turn import Turn
 from engine.history.types import type_of
 from engine.history.visibility import Equality, ToolResults, last_print_containing, printed_text

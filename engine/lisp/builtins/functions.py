@@ -14,7 +14,8 @@ from engine.lisp.access import as_fn
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import items, show
 from engine.lisp.errors import error
-from engine.lisp.runtime import RUNNING, _timeout
+from engine.lisp.running import RUNNING
+from engine.lisp.running import timeout as _timeout
 from engine.lisp.values import MAPS, is_fn, type_name
 
 _clock = time.perf_counter
