@@ -5,9 +5,11 @@ from textual.widgets import DataTable, Select, Static
 
 from engine.tokens import cost, price_for
 from ptc_tui.app import PtcApp
-from ptc_tui.screens.token_screen import TokenBars, TokenScreen
+from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.token_stats import token_stats
-from ptc_tui.view.tokens import MARKER, TokenView, cost_text, percent_text
+from ptc_tui.view.token_chart import MARK, PANEL_TITLES
+from ptc_tui.view.tokens import TokenView, cost_text, percent_text
+from ptc_tui.widgets.token_columns import TokenColumns
 from tests.app.conftest import WIDE, sample
 
 pytestmark = pytest.mark.anyio
@@ -148,18 +150,22 @@ async def test_chart_marks_the_selected_turn_and_fits_the_terminal(view_of, size
         await pilot.press("j", "j", "j")
         await pilot.pause()
         screen = await open_tokens(app, pilot)
-        bars = screen.query_one(TokenBars)
-        lines = bars.plain.splitlines()
-        assert len(lines) == len(stats.turns) * len(stats.strategies)
-        assert [line for line in lines if line.startswith(MARKER)] == \
-            [lines[3 * len(stats.strategies)]]
-        assert lines[3 * len(stats.strategies)].split()[1] == "4"
-        assert max(map(len, lines)) <= bars.scrollable_content_region.width
-        assert bars.chart.bar_width >= 40          # still a chart at 100 columns
-        counts = [int(line.rsplit(" ", 1)[1].replace(",", "")) for line in lines]
-        assert counts == [t.tokens[s] for t in stats.turns for s in stats.strategies]
-        assert bars.scroll_y > 0                   # the selected turn scrolled into view
-        assert screen.focused is bars               # so arrows and page keys scroll it
+        chart = screen.query_one(TokenColumns)
+        assert screen.focused is chart               # so arrows scroll it when it is wide
+        lines = chart.plain.splitlines()
+        assert lines[0] == PANEL_TITLES[0] and PANEL_TITLES[1] in lines
+        assert [line.strip() for line in lines if MARK in line] == [f"{MARK} turn 4"] * 2
+        assert len(lines) == chart.scrollable_content_region.height   # both panels on screen
+        names = [run.role for run in chart.lines[2] if run.role in stats.strategies]
+        assert names == list(stats.strategies) * len(stats.turns)   # every turn, every strategy
+        assert chart.lines == chart.chart.lines(*chart.scrollable_content_region.size)
+        width = chart.scrollable_content_region.width
+        if size == WIDE:                                # 26 turns fit 160 columns
+            assert max(map(len, lines)) <= width and chart.scroll_x == 0
+        else:                                           # 100 columns: scrolled to the mark
+            assert max(map(len, lines)) > width
+            mark = lines[1].index(MARK)
+            assert chart.scroll_x <= mark < chart.scroll_x + width
 
 
 async def test_a_broken_prices_file_is_a_warning_and_costs_stay_unknown(tmp_path, monkeypatch,
