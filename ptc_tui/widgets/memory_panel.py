@@ -35,7 +35,7 @@ def column_widths(rows: tuple[MemoryRow, ...], room: int) -> list[int | None]:
     cells = [row_cells(r) for r in rows]
     widths = [max([len(label), *(c[i].cell_len for c in cells)]) for i, label in
               enumerate(COLUMNS)]
-    padding = 2 * len(COLUMNS)                 # the table's cell padding, one each side
+    padding = 2 * (SAMPLE + 1)                 # cell padding, one each side, up to the sample
     left = room - padding - sum(widths[:SAMPLE])
     widths[SAMPLE] = max(min(left, widths[SAMPLE]), MIN_SAMPLE_WIDTH)
     return widths
