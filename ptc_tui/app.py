@@ -27,6 +27,7 @@ from ptc_tui.screens.experiment_screen import ExperimentScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.loading_screen import LoadingScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
+from ptc_tui.screens.pane_layout import PaneLayout
 from ptc_tui.signals import SIGNALS
 from ptc_tui.view import TraceView
 from ptc_tui.view.compare import Comparison
@@ -90,6 +91,7 @@ class PtcApp(WhatIf, App):
         self.stopped_by: str | None = None     # the signal that ended the app, if one did
         self.saved_on_signal: str | None = None  # where its live run was saved then
         self._quit_warned = False
+        self.pane_layout = PaneLayout()          # zoom and wrap, kept from trace to trace
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self.error_line: str | None = None     # why the first trace could not be loaded
         self._loads = 0                        # loads started; only the last one is shown

@@ -1,26 +1,23 @@
-"""TokenScreen: per-turn input tokens of every strategy as bars (the part a prompt cache would
-serve drawn dim), totals, savings and cost at a price model the user picks, with the provider's
-prompt caching or without (`c`); dismissed with the picked model so the caller can keep it."""
+"""TokenScreen: per-turn input tokens of every strategy as one chart, totals, savings and cost
+at a price model the user picks, with the provider's prompt caching or without (`c`); dismissed
+with the picked model so the caller can keep it."""
 
 from __future__ import annotations
 
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.geometry import Size
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 from textual.widgets import DataTable, Footer, Select, Static
 
 from engine.tokens import PriceTable, load_prices
-from ptc_tui.view.tokens import (TokenChart, TokenView, TotalRow, cost_text, percent_text)
+from ptc_tui.view.token_chart import MARK, ColumnChart
+from ptc_tui.view.tokens import TokenView, TotalRow, cost_text, percent_text
 from ptc_tui.view.trace_view import TraceView
 from ptc_tui.widgets.literal import escape_controls, literal
+from ptc_tui.widgets.token_columns import TokenColumns
 
 STRATEGY_STYLES = {"full": "bright_blue", "coalesced": "green", "namespaced": "magenta",
                    "compaction": "yellow"}
@@ -39,16 +36,12 @@ def strategy_style(name: str, strategies: tuple[str, ...]) -> str:
     return SPARE_STYLES[extra.index(name) % len(SPARE_STYLES)]
 
 
-def legend_text(strategies: tuple[str, ...], turn: int, caching: bool = False) -> Text:
+def legend_text(strategies: tuple[str, ...], turn: int) -> Text:
     text = Text()
     for name in strategies:
         text.append("■ ", strategy_style(name, strategies))
         text.append(f"{name}   ")
-    text.append(f"▶ turn {turn}: selected in the main view", "bold")
-    if caching:
-        text.append("   ")
-        text.append("█", "dim")
-        text.append(" dim: read from the prompt cache")
+    text.append(f"{MARK} turn {turn}: selected in the main view", "bold")
     return text
 
 
@@ -67,70 +60,6 @@ def total_cells(row: TotalRow, strategies: tuple[str, ...],
         cells += [Text(cost_text(row.cost_with_caching), justify="right"),
                   Text(percent_text(row.caching_saved_percent), justify="right")]
     return tuple(cells)
-
-
-class TokenBars(ScrollView, can_focus=True):
-    """The chart, drawn line by line (Textual's line API) so that only the visible lines are
-    ever styled: opening the view on hundreds of turns costs the bar lengths, nothing more.
-    It is rebuilt whenever its width changes; `plain` is what it shows, for tests."""
-
-    DEFAULT_CSS = """
-    TokenBars {
-        height: 1fr; overflow-x: hidden;
-        border: round $primary-muted;
-        &:focus { border: round $primary; }
-    }
-    """
-
-    def __init__(self, tokens: TokenView, turn: int, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.tokens, self.turn = tokens, turn
-        self.chart: TokenChart | None = None
-        self.chart_width = 0
-        self.styles_by_strategy = {s: Style.parse(strategy_style(s, tokens.stats.strategies))
-                                   for s in tokens.stats.strategies}
-
-    @property
-    def plain(self) -> str:
-        chart = self.chart
-        return "\n".join(chart.line(y)[1].text for y in range(len(chart))) if chart else ""
-
-    def on_mount(self) -> None:
-        lines = len(self.tokens.stats.turns) * len(self.tokens.stats.strategies)
-        self.virtual_size = Size(0, lines)      # width 0: never a horizontal scrollbar
-        self.call_after_refresh(self._scroll_to_turn)
-
-    def show(self, tokens: TokenView) -> None:
-        """Redraw for another price model or caching choice (the cached parts change)."""
-        self.tokens, self.chart = tokens, None
-        self.refresh()
-
-    def _chart(self) -> TokenChart:
-        width = self.scrollable_content_region.width
-        if self.chart is None or self.chart_width != width:
-            self.chart, self.chart_width = self.tokens.chart(self.turn, width), width
-        return self.chart
-
-    def _scroll_to_turn(self) -> None:
-        line = self._chart().line_of(self.turn)
-        if line is not None:
-            self.scroll_to(y=max(line - 2, 0), animate=False)
-
-    def render_line(self, y: int) -> Strip:
-        chart, base = self._chart(), self.rich_style
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.scrollable_content_region.width
-        if scroll_y + y >= len(chart):
-            return Strip.blank(width, base)
-        row, bar = chart.line(scroll_y + y)
-        label_style = base + Style(bold=True, reverse=True) if row.selected else base
-        colour = base + self.styles_by_strategy[bar.strategy]
-        cached = bar.blocks[:bar.cached_eighths // 8]     # whole cells served from the cache
-        strip = Strip([Segment(bar.label, label_style),
-                       Segment(cached, colour + Style(dim=True)),
-                       Segment(bar.blocks[len(cached):], colour),
-                       Segment(f" {bar.tokens:,}", base + Style(bold=row.selected))])
-        return strip.crop_extend(scroll_x, scroll_x + width, base)
 
 
 class TokenScreen(ModalScreen[str | None]):
@@ -196,9 +125,11 @@ class TokenScreen(ModalScreen[str | None]):
                              compact=True, id="token-model-select")
                 yield Static(tokens.price_line(), id="token-price", markup=False)
             yield Static(tokens.summary(), id="token-summary", markup=False)
-            yield Static(legend_text(tokens.stats.strategies, self.turn, tokens.caching),
-                         id="token-legend")
-            yield TokenBars(tokens, self.turn, id="token-chart")
+            yield Static(legend_text(tokens.stats.strategies, self.turn), id="token-legend")
+            strategies = tokens.stats.strategies
+            yield TokenColumns(ColumnChart.of(tokens.stats, self.turn),
+                               {s: strategy_style(s, strategies) for s in strategies},
+                               id="token-chart")
             yield DataTable(id="token-totals", cursor_type="none", zebra_stripes=True)
             yield Static(tokens.reported_text() or "no provider-reported counts in this trace",
                          id="token-reported", markup=False)
@@ -217,16 +148,13 @@ class TokenScreen(ModalScreen[str | None]):
         self.query_one("#token-price", Static).update(tokens.price_line())
         self.query_one("#token-summary", Static).update(tokens.summary())
         self.query_one("#token-legend", Static).update(
-            legend_text(tokens.stats.strategies, self.turn, tokens.caching))
+            legend_text(tokens.stats.strategies, self.turn))
         table = self.query_one("#token-totals", DataTable)
         table.clear(columns=True)
         table.add_columns(*(label.format(turn=self.turn) for label in TOTAL_COLUMNS),
                           *(CACHING_COLUMNS if tokens.caching else ()))
         table.add_rows(total_cells(row, tokens.stats.strategies, self.recorded)
                        for row in tokens.totals(self.turn))
-        chart = self.query_one("#token-chart", TokenBars)
-        if chart.tokens.caching != tokens.caching or chart.tokens.model != tokens.model:
-            chart.show(tokens)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if self.tokens is not None and isinstance(event.value, int):

@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 
 from engine.trace import Trace
 from ptc_tui.screens.diff_screen import DiffScreen
+from ptc_tui.screens.pane_layout import PaneLayoutActions
 from ptc_tui.screens.trace_actions import TraceActions
 from ptc_tui.screens.run_info_screen import RunInfoScreen
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
@@ -27,13 +28,15 @@ from ptc_tui.view import Header, MessagePane, TraceView, TurnRow, TurnView
 from ptc_tui.view.run_info import run_info
 from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets.memory_panel import MemoryPane
 from ptc_tui.widgets.options_panel import OptionsPanel
 
 STRATEGY_CYCLE = strategy_order()        # `s` goes round them; `full` is the baseline
 
 
-class TraceScreen(TraceActions, Screen):
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
+class TraceScreen(PaneLayoutActions, TraceActions, Screen):
+    # program and messages wider than memory from 140 columns, all three as wide from 200
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide"), (200, "-roomy")]
 
     BINDINGS = [
         Binding("j,down", "move(1)", "Next turn", id="turns.next", show=False),
@@ -78,6 +81,7 @@ class TraceScreen(TraceActions, Screen):
                 "on run again under another LLM or options (a what-if)"),
         Binding("F", "compare_parent", "Compare with parent", id="trace.compare_parent",
                 show=False, tooltip="a fork against the run it was forked from, turn by turn"),
+        *PaneLayoutActions.LAYOUT_BINDINGS,
     ]
 
     @dataclass
@@ -122,7 +126,8 @@ class TraceScreen(TraceActions, Screen):
                                                            TraceScreen.reply_open)
                 yield MessagePanel(id="messages").data_bind(
                     TraceScreen.current, TraceScreen.upcoming, TraceScreen.whole_request)
-                yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
+                with MemoryPane(id="memory-pane"):
+                    yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
             yield OptionsPanel(self.view.opts, id="options")
         yield Footer(id="footer", compact=True)
 

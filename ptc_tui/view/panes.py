@@ -9,6 +9,7 @@ from engine.history import HistoryOpts, Turn, type_of
 from engine.history.samples import sample_text
 from engine.lisp import PtcError, format_value
 from ptc_tui.view.dropped import Dropped
+from ptc_tui.view.pretty import pretty
 
 # The program pane shows what the program did, not what the LLM saw: wider cuts than a sample.
 PANE_ITEMS = 10
@@ -105,6 +106,8 @@ class MemoryRow:
     doc: str | None
     defined_in: int | None    # the turn that last defined it (None: never seen defined)
     changed: bool             # defined or redefined in this turn
+    whole: str = ""           # the whole value, pretty-printed over several lines (cut late)
+    defined_before: tuple[int, ...] = ()   # earlier turns that defined it, oldest first
 
 
 def error_view(error: PtcError | None) -> ErrorView | None:
@@ -129,15 +132,20 @@ def program_pane(turn: Turn, opts: HistoryOpts) -> ProgramPane:
 def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts) -> tuple[MemoryRow, ...]:
     """The memory after turn `number`; a failed turn's definitions were rolled back, so only
     turns without an error count as defining a name."""
-    last: dict[str, tuple[int, str | None]] = {}
+    defined: dict[str, list[int]] = {}
+    docs: dict[str, str | None] = {}
     for n in sorted(k for k in turns if k <= number):
         if turns[n].error is None:
             for d in turns[n].definitions:
-                last[d.name] = (n, d.doc)
+                turns_of = defined.setdefault(d.name, [])
+                if n not in turns_of:
+                    turns_of.append(n)
+                docs[d.name] = d.doc
     rows = []
     for name, value in turns[number].memory.items():
-        defined_in, doc = last.get(name, (None, None))
+        by = defined.get(name, [])
         rows.append(MemoryRow(name, type_of(value),
                               sample_text(value, opts.sample_limit, opts.sample_printable_limit),
-                              doc, defined_in, defined_in == number))
+                              docs.get(name), by[-1] if by else None, bool(by) and by[-1] == number,
+                              clipped(pretty(value)), tuple(by[:-1])))
     return tuple(rows)

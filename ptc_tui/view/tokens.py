@@ -1,6 +1,6 @@
-"""TokenView: the token view-model of a trace: per-turn bars for each strategy (each with the
-part the provider's prompt cache would serve), totals, savings and cost at a chosen model's
-price, with prompt caching or without, all plain data (no Textual, no Rich)."""
+"""TokenView: the token view-model of a trace: per-turn counts for each strategy (and the part
+the provider's prompt cache would serve), totals, savings and cost at a chosen model's price,
+with prompt caching or without, all plain data (no Textual, no Rich)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,6 @@ from engine.tokens.models import bare_model
 from ptc_tui.token_stats import (BASELINE, CacheRuns, TokenStats, caching_cost, saving_percent,
                                  stats_from_counts, strategy_order, trace_model)
 from ptc_tui.view.trace_view import TraceView
-
-# Eighths of a cell, so a bar's length has 8x the resolution of the terminal.
-PARTIAL_BLOCKS = ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")
-FULL_BLOCK = "█"
-MARKER = "▶ "
-MIN_BAR_WIDTH = 4
-
 
 def cost_text(value: float | None) -> str:
     """`$0.000613`: three significant figures, or `unknown` when the price is unknown."""
@@ -30,89 +23,6 @@ def price_text(price: Price | None) -> str:
 
 def percent_text(percent: float | None) -> str:
     return "—" if percent is None else f"{percent:.1f}%"
-
-
-def blocks(eighths: int) -> str:
-    """A bar `eighths`/8 cells long."""
-    return FULL_BLOCK * (eighths // 8) + PARTIAL_BLOCKS[eighths % 8]
-
-
-@dataclass(frozen=True)
-class ChartBar:
-    strategy: str
-    tokens: int
-    eighths: int               # bar length in eighths of a cell
-    label: str                 # "▶  3 coalesced  " (marker and turn on a turn's first line)
-    cached: int = 0            # of `tokens`, read from the prompt cache (0: caching off)
-    cached_eighths: int = 0    # the bar's first part that stands for them
-
-    @property
-    def blocks(self) -> str:
-        return blocks(self.eighths)
-
-    @property
-    def text(self) -> str:
-        """The whole line: label, bar and the count at its end."""
-        return f"{self.label}{self.blocks} {self.tokens:,}"
-
-
-@dataclass(frozen=True)
-class ChartRow:
-    number: int
-    status: str
-    selected: bool
-    bars: tuple[ChartBar, ...]  # one per strategy, `full` first
-
-
-@dataclass(frozen=True)
-class TokenChart:
-    strategies: tuple[str, ...]
-    rows: tuple[ChartRow, ...]
-    bar_width: int             # cells of the longest bar
-    largest: int               # the count the longest bar stands for
-
-    @classmethod
-    def of(cls, stats: TokenStats, selected: int, width: int,
-           cache: tuple[dict[str, CacheSplit], ...] = ()) -> "TokenChart":
-        """Bars of every turn and strategy fitting `width` cells with their labels and counts;
-        `cache[i]` (when given) splits turn i's requests, so each bar shows its cached part."""
-        names = stats.strategies
-        largest = max((n for t in stats.turns for n in t.tokens.values()), default=0)
-        number_width = max((len(str(t.number)) for t in stats.turns), default=1)
-        name_width = max(map(len, names), default=0)
-        label_width = len(MARKER) + number_width + 1 + name_width + 1
-        bar_width = max(width - label_width - len(f" {largest:,}"), MIN_BAR_WIDTH)
-        scale = bar_width * 8 / largest if largest else 0.0
-
-        def bar(t, i: int, name: str, splits: dict[str, CacheSplit]) -> ChartBar:
-            n = t.tokens[name]
-            eighths = max(round(n * scale), 1 if n else 0)
-            marker = MARKER if t.number == selected and i == 0 else " " * len(MARKER)
-            number = str(t.number) if i == 0 else ""
-            cached = splits[name].read if name in splits else 0
-            return ChartBar(name, n, eighths,
-                            f"{marker}{number:>{number_width}} {name:<{name_width}} ",
-                            cached, min(round(cached * scale), eighths))
-
-        rows = tuple(ChartRow(t.number, t.status, t.number == selected,
-                              tuple(bar(t, i, s, cache[k] if cache else {})
-                                    for i, s in enumerate(names)))
-                     for k, t in enumerate(stats.turns))
-        return cls(names, rows, bar_width, largest)
-
-    def __len__(self) -> int:
-        """Lines of the chart: one per turn and strategy."""
-        return len(self.rows) * len(self.strategies)
-
-    def line(self, y: int) -> tuple[ChartRow, ChartBar]:
-        """The bar on line `y` and its turn's row."""
-        row = self.rows[y // len(self.strategies)]
-        return row, row.bars[y % len(self.strategies)]
-
-    def line_of(self, number: int) -> int | None:
-        """The line where turn `number`'s bars start (to scroll it into view)."""
-        per_turn = len(self.strategies)
-        return next((i * per_turn for i, r in enumerate(self.rows) if r.number == number), None)
 
 
 @dataclass(frozen=True)
@@ -274,10 +184,6 @@ class TokenView:
         else:
             change = f"costs {percent_text(-saved)} more than full"
         return f"{row.strategy}: {cost_text(row.shown_cost)}, {change} · costs {how}"
-
-    def chart(self, selected: int, width: int) -> TokenChart:
-        return TokenChart.of(self.stats, selected, width,
-                             self.turn_cache() if self.caching else ())
 
     def reported_text(self) -> str | None:
         """The provider's own input-token count (of the requests as sent), when recorded."""

@@ -1,16 +1,25 @@
-"""MemoryPanel: the definitions after the selected turn, those this turn made marked."""
+"""The memory pane: `MemoryPanel`, a table of the definitions after the selected turn (those
+this turn made marked), and under it `MemoryDetail`, the chosen definition in full."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from ptc_tui.view import MemoryRow, TurnView
 from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.text_panel import TextPanel, section
 
 # The short columns first: a pane a third of the screen wide still shows who defined what.
 COLUMNS = ("", "name", "type", "turn", "sample", "doc")
+SAMPLE = COLUMNS.index("sample")
+MIN_SAMPLE_WIDTH = 12
 
 
 def row_cells(row: MemoryRow) -> tuple[Text, ...]:
@@ -20,16 +29,55 @@ def row_cells(row: MemoryRow) -> tuple[Text, ...]:
             literal(row.sample or ""), literal(row.doc or "", "italic"))
 
 
+def column_widths(rows: tuple[MemoryRow, ...], room: int) -> list[int | None]:
+    """Fixed widths for the short columns, what `room` cells leave for the sample (never under
+    MIN_SAMPLE_WIDTH), and the doc's own width (it is read whole below the table)."""
+    cells = [row_cells(r) for r in rows]
+    widths = [max([len(label), *(c[i].cell_len for c in cells)]) for i, label in
+              enumerate(COLUMNS)]
+    padding = 2 * (SAMPLE + 1)                 # cell padding, one each side, up to the sample
+    left = room - padding - sum(widths[:SAMPLE])
+    widths[SAMPLE] = max(min(left, widths[SAMPLE]), MIN_SAMPLE_WIDTH)
+    return widths
+
+
+def definition_text(row: MemoryRow) -> Text:
+    """One definition in full: name and type, where it was defined, its docstring, its value."""
+    text = literal(row.name, "bold")
+    text.append(" · ")
+    text.append_text(literal(row.type, "cyan"))
+    if row.defined_in is None:
+        text.append("\nnot defined by any turn of this trace", "dim")
+    else:
+        text.append(f"\ndefined in turn {row.defined_in}" + " (this turn)" * row.changed)
+        if row.defined_before:
+            earlier = ", ".join(map(str, row.defined_before))
+            text.append(f"; before that in turn{'s' * (len(row.defined_before) > 1)} {earlier}")
+    if row.doc:
+        text.append("\n")
+        text.append_text(literal(row.doc, "italic"))
+    section(text, "value")
+    text.append_text(literal(row.whole or "nil"))
+    return text
+
+
 class MemoryPanel(DataTable):
+    """The definitions table; the row under the cursor (keys or mouse) is `chosen`."""
+
     DEFAULT_CSS = """
     MemoryPanel {
         border: round $primary-muted;
         border-title-color: $text;
         height: 1fr;
         width: 1fr;
-        &:focus { border: round $primary; }
+        &:focus { border: round $accent; border-title-style: bold; }
     }
     """
+
+    @dataclass
+    class Chosen(Message):
+        """The definition to show in full (None: this turn has none)."""
+        row: MemoryRow | None
 
     current: reactive[TurnView | None] = reactive(None)
 
@@ -37,15 +85,71 @@ class MemoryPanel(DataTable):
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.border_title = "memory"
         self.rows_shown: tuple[MemoryRow, ...] = ()
+        self.room = 0                       # the width the columns were laid out for
+
+    @property
+    def chosen(self) -> MemoryRow | None:
+        rows = self.rows_shown
+        return rows[self.cursor_row] if 0 <= self.cursor_row < len(rows) else None
 
     def watch_current(self, current: TurnView | None) -> None:
         if current is None:
             return
-        if not self.columns:
-            for label in COLUMNS:
-                self.add_column(label)
-        self.clear()
+        name = self.chosen.name if self.chosen is not None else None
         self.rows_shown = current.memory
-        for row in current.memory:
-            self.add_row(*row_cells(row))
+        self._fill()
+        names = [r.name for r in current.memory]
+        if name in names:                   # the same definition, followed from turn to turn
+            self.move_cursor(row=names.index(name), animate=False)
         self.border_title = f"memory after turn {current.number} ({len(current.memory)})"
+        self.post_message(self.Chosen(self.chosen))
+
+    def on_resize(self) -> None:
+        if self.scrollable_content_region.width != self.room and self.rows_shown:
+            row = self.cursor_row
+            self._fill()
+            self.move_cursor(row=row, animate=False)
+
+    def _fill(self) -> None:
+        self.room = self.scrollable_content_region.width
+        with self.prevent(DataTable.RowHighlighted):
+            self.clear(columns=True)
+            for label, width in zip(COLUMNS, column_widths(self.rows_shown, self.room)):
+                self.add_column(label, width=width)
+            for row in self.rows_shown:
+                self.add_row(*row_cells(row))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self.chosen))
+
+
+class MemoryDetail(TextPanel):
+    """The chosen definition in full, under the table."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("definition", **kwargs)
+
+    def show_row(self, row: MemoryRow | None) -> None:
+        self.border_title = "definition" if row is None else f"definition · {row.name}"
+        self.show(definition_text(row) if row is not None else
+                  Text("No definitions after this turn.", "dim italic"))
+
+
+class MemoryPane(Vertical):
+    """The table over the detail; zoomed (`z`) as one pane."""
+
+    ALLOW_MAXIMIZE = True
+    DEFAULT_CSS = """
+    MemoryPane {
+        width: 1fr; height: 1fr;
+        & > MemoryDetail { height: 1fr; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield MemoryDetail(id="memory-detail")
+
+    def on_memory_panel_chosen(self, event: MemoryPanel.Chosen) -> None:
+        event.stop()
+        self.query_one(MemoryDetail).show_row(event.row)

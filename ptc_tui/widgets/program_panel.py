@@ -38,12 +38,17 @@ def program_text(source: str, error: ErrorView | None) -> Text:
     return text
 
 
-def pane_text(pane: ProgramPane) -> Text:
+def pane_blocks(pane: ProgramPane) -> list[tuple[Text, bool]]:
+    """The program (a code block, not word-wrapped), then what it did (prose)."""
+    after = after_text(pane)
+    blocks = [(Text("(no code in this reply)", "italic"), False) if pane.program is None
+              else (program_text(pane.program, pane.error), True)]
+    return blocks + [(after, False)] if after.plain else blocks
+
+
+def after_text(pane: ProgramPane) -> Text:
+    """What the program did: its error, prints, tool calls and result."""
     text = Text()
-    if pane.program is None:
-        text.append("(no code in this reply)", "italic")
-    else:
-        text.append_text(program_text(pane.program, pane.error))
     if pane.error is not None:
         text.append("\n\n")
         text.append_text(literal(pane.error.text, "bold red"))
@@ -62,12 +67,19 @@ def pane_text(pane: ProgramPane) -> Text:
     if pane.result is not None:
         section(text, "result" + (f" ({pane.signal})" if pane.signal else ""))
         text.append_text(literal(pane.result))
+    text.remove_suffix("\n")
+    if text.plain.startswith("\n"):
+        text = text[1:]
     return text
 
 
 class ProgramPanel(TextPanel):
     """The call line, the model's reply (folded unless `reply_open`; a click on it or `r`
     unfolds it), then the program and what it did."""
+
+    DEFAULT_CSS = """
+    ProgramPanel { overflow-x: auto; }     /* code is not wrapped: long lines scroll sideways */
+    """
 
     current: reactive[TurnView | None] = reactive(None)
     reply_open: reactive[bool] = reactive(False)
@@ -100,8 +112,8 @@ class ProgramPanel(TextPanel):
         self.head = head
         text = head.copy()
         section(text, "program")
-        text.append_text(pane_text(current.program))
-        self.show(text)
+        text.remove_suffix("\n")
+        self.show_blocks([(text, False), *pane_blocks(current.program)])
         if current.number != self.shown_turn:
             self.shown_turn = current.number
             self.scroll_home(animate=False)

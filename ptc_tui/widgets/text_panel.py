@@ -1,6 +1,8 @@
 """TextPanel: a titled, scrollable pane showing one `Text`, the base of the program, message and
 diff panes. It wraps the text once per width and draws only the lines on screen (Textual's
-line API), so a long request redraws as fast as a short one; `plain` keeps what it shows."""
+line API), so a long request redraws as fast as a short one; `plain` keeps what it shows.
+Code blocks (`show_blocks`) are not word-wrapped: their long lines scroll sideways, or, with
+`wrap_code`, are cut at the pane's width, each continuation line marked `CONTINUED`."""
 
 from __future__ import annotations
 
@@ -10,10 +12,27 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+CONTINUED = "↪ "           # starts a code line's continuation when code is wrapped
+
 
 def section(text: Text, title: str) -> None:
     """Append a `── title ──` rule line to `text`."""
     text.append(f"\n── {title} ──\n", "bold")
+
+
+def cut_code_line(line: Text, width: int) -> list[Text]:
+    """`line` cut into pieces of `width` cells, each after the first marked CONTINUED."""
+    if line.cell_len <= width or width <= len(CONTINUED):
+        return [line]
+    pieces, rest, room = [], line, width
+    while rest.cell_len > room:
+        head, rest = rest.divide([room])[:2]
+        pieces.append(head)
+        room = width - len(CONTINUED)
+    pieces.append(rest)
+    for i in range(1, len(pieces)):
+        pieces[i] = Text.assemble((CONTINUED, "dim"), pieces[i])
+    return pieces
 
 
 class TextPanel(ScrollView, can_focus=True):
@@ -26,7 +45,7 @@ class TextPanel(ScrollView, can_focus=True):
         padding: 0 1;
         overflow-x: hidden;
         scrollbar-gutter: stable;      /* the wrap width never depends on the scrollbar */
-        &:focus { border: round $primary; }
+        &:focus { border: round $accent; border-title-style: bold; }
     }
     """
 
@@ -34,15 +53,27 @@ class TextPanel(ScrollView, can_focus=True):
         super().__init__(**kwargs)
         self.border_title = title
         self.plain = ""
-        self._text = Text()
-        self._lines: list[Text] = []       # `_text` wrapped at `_width`
+        self.wrap_code = False             # code blocks cut at the width, not scrolled
+        self._blocks: list[tuple[Text, bool]] = []   # (text, is code)
+        self._lines: list[Text] = []       # `_blocks` laid out at `_width`
         self._strips: dict[int, Strip] = {}
         self._width = 0
 
     def show(self, text: Text) -> None:
-        self.plain = text.plain
-        self._text = text
-        self._width = 0                    # wrap again
+        self.show_blocks([(text, False)])
+
+    def show_blocks(self, blocks: list[tuple[Text, bool]]) -> None:
+        """Show `blocks` one under the other: (text, is_code) pairs; prose is word-wrapped."""
+        self.plain = "\n".join(text.plain for text, _ in blocks)
+        self._blocks = blocks
+        self.relayout()
+
+    def set_wrap_code(self, wrap: bool) -> None:
+        self.wrap_code = wrap
+        self.relayout()
+
+    def relayout(self) -> None:
+        self._width = 0                    # lay out again
         self._wrap()
         self.refresh()
 
@@ -53,19 +84,30 @@ class TextPanel(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._width:
             return
-        self._lines = list(self._text.wrap(self.app.console, width))
+        lines: list[Text] = []
+        for text, code in self._blocks:
+            if not code:
+                lines.extend(text.wrap(self.app.console, width))
+            elif self.wrap_code:
+                for line in text.split("\n", allow_blank=True):
+                    lines.extend(cut_code_line(line, width))
+            else:
+                lines.extend(text.split("\n", allow_blank=True))
+        self._lines = lines
         self._strips = {}
         self._width = width
-        self.virtual_size = Size(width, len(self._lines))
+        widest = max((line.cell_len for line in lines), default=0)
+        self.virtual_size = Size(max(width, widest), len(lines))
 
     def render_line(self, y: int) -> Strip:
         self._wrap()
         base = self.rich_style
-        index = self.scroll_offset.y + y
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
         if index >= len(self._lines):
             return Strip.blank(self._width, base)
         strip = self._strips.get(index)
         if strip is None:
             segments = self._lines[index].render(self.app.console, end="")
             strip = self._strips[index] = Strip(Segment.apply_style(segments, base))
-        return strip.crop_extend(0, self._width, base)
+        return strip.crop_extend(scroll_x, scroll_x + self._width, base)

@@ -56,8 +56,12 @@ class TurnList(DataTable):
 
     DEFAULT_CSS = """
     TurnList {
-        width: 28;
+        width: 28;                     /* until the rows are known: then as wide as they need */
         height: 1fr;
+        border: round $primary-muted;
+        border-title-color: $text;
+        scrollbar-gutter: stable;
+        &:focus { border: round $accent; border-title-style: bold; }
     }
     """
 
@@ -79,6 +83,7 @@ class TurnList(DataTable):
         self.widths: tuple[int, ...] = ()
         self.labels: tuple[str, ...] = ()
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.border_title = "turns"
 
     def watch_turn_rows(self, rows: tuple[TurnRow, ...]) -> None:
         widths = column_widths(rows)
@@ -98,6 +103,9 @@ class TurnList(DataTable):
             self.labels = labels
             for r in rows:
                 self.add_row(*row_cells(r), key=str(r.number))
+            # each column's cells and padding, the scrollbar's gutter and the border
+            self.styles.width = sum(w + 2 * self.cell_padding for w in widths) + \
+                self.styles.scrollbar_size_vertical + 2
         self._follow(self.turn)
 
     def watch_turn(self, turn: int) -> None:

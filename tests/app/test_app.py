@@ -106,7 +106,8 @@ async def test_clicking_a_turn_selects_it():
     app = PtcApp(sample("error_recovery"))
     async with app.run_test(size=WIDE) as pilot:
         table = app.screen.query_one(TurnList)
-        await pilot.click(TurnList, offset=(2, table.header_height + 4))   # the fifth row
+        top = table.styles.gutter.top                       # the border
+        await pilot.click(TurnList, offset=(2, top + table.header_height + 4))   # the fifth row
         await pilot.pause()
         assert app.screen.turn == 5
         assert "turn 5" in app.screen.query_one(ProgramPanel).border_title

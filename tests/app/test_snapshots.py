@@ -15,17 +15,21 @@ from engine.tokens import TokenCounter
 from ptc_tui.app import PtcApp
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.help_screen import HelpScreen
-from ptc_tui.screens.token_screen import TokenBars, TokenScreen
+from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.token_stats import token_stats
 from ptc_tui.view.diff import turn_diff
-from ptc_tui.view.tokens import MARKER, cost_text, percent_text
+from ptc_tui.view.token_chart import MARK, PANEL_TITLES
+from ptc_tui.view.tokens import cost_text, percent_text
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets.memory_panel import MemoryDetail, MemoryPane
+from ptc_tui.widgets.token_columns import TokenColumns
 from ptc_tui.widgets.text_panel import TextPanel
 from tests.app.conftest import WIDE, sample, until_loaded
 from tests.app.test_token_screen import expected_cells, label
 
 NARROW = (100, 40)       # under the 140-column breakpoint: the three panes stack
+SCREEN_160 = (160, 45)   # a common terminal: the size issue 16 was written for
 SAMPLE = "error_recovery"  # failed turns with error spans, tool calls, dropped history
 THEME = "textual-dark"
 
@@ -35,7 +39,14 @@ HELP_KEYS = ("j", "j", "question_mark")
 TOKEN_KEYS = ("j", "j", "v")
 TOKEN_CACHING_KEYS = ("j", "j", "v", "m")   # the first priced model: gpt-4o, caching on
 DIFF_KEYS = ("j", "j", "d")
+ZOOM_KEYS = ("j", "j", "tab", "z")       # turn 3's program pane zoomed
 TURN = 3
+# long_exploration (26 turns): turn 21's memory, its cursor on `findings` (third row),
+# a list of maps defined in turns 3, 15, 18 and 21
+LONG = "long_exploration"
+MEMORY_KEYS = ("colon", "2", "1", "enter", "tab", "tab", "tab", "down", "down")
+MEMORY_TURN, MEMORY_NAME = 21, "findings"
+CHART_KEYS = ("j", "j", "j", "v")        # turn 4 of 26 selected
 
 
 async def settle(app, pilot) -> None:
@@ -75,18 +86,18 @@ def shoot(notified, snap_compare):
     if "TEXTUAL_DIM_FACTOR" in os.environ:
         pytest.skip("TEXTUAL_DIM_FACTOR is set: the snapshots are drawn at Textual's default")
 
-    def compare(keys: tuple[str, ...], size: tuple[int, int]) -> bool:
+    def compare(keys: tuple[str, ...], size: tuple[int, int], name: str = SAMPLE) -> bool:
         async def run_before(pilot) -> None:
             await drive(pilot, keys)
-        return snap_compare(PtcApp(sample(SAMPLE)), terminal_size=size, run_before=run_before)
+        return snap_compare(PtcApp(sample(name)), terminal_size=size, run_before=run_before)
     yield compare
     assert notified == []
 
 
 @asynccontextmanager
-async def driven(keys: tuple[str, ...], size: tuple[int, int]):
+async def driven(keys: tuple[str, ...], size: tuple[int, int], name: str = SAMPLE):
     """The app under pilot after `keys`, driven as the snapshot drives it."""
-    app = PtcApp(sample(SAMPLE))
+    app = PtcApp(sample(name))
     async with app.run_test(size=size) as pilot:
         await drive(pilot, keys)
         yield app
@@ -199,6 +210,22 @@ class TestHelpScreen:
         assert notified == []
 
 
+def assert_chart_state(chart: TokenColumns, stats, turn: int) -> None:
+    """Both panels on screen, every turn's columns for every strategy, `turn` marked once per
+    panel and its number written under the columns."""
+    lines = chart.plain.splitlines()
+    assert lines[0] == PANEL_TITLES[0] and PANEL_TITLES[1] in lines
+    assert len(lines) == chart.scrollable_content_region.height
+    assert [line.strip() for line in lines if MARK in line] == [f"{MARK} turn {turn}"] * 2
+    for line in chart.lines:
+        if any(run.role == "axis" and "│" in run.text for run in line):
+            names = [run.role for run in line if run.role in stats.strategies]
+            assert names == list(stats.strategies) * len(stats.turns)
+    marked = [run.text for line in chart.lines for run in line
+              if run.role == "mark" and run.text.isdigit()]
+    assert marked == [str(turn)] * 2
+
+
 class TestTokenScreen:
     def test_snapshot(self, shoot):
         assert shoot(TOKEN_KEYS, WIDE)
@@ -217,15 +244,9 @@ class TestTokenScreen:
             assert all(name in legend for name in stats.strategies)
             assert f"turn {TURN}: selected" in legend
 
-            bars = screen.query_one(TokenBars)
-            assert app.focused is bars
-            lines = bars.plain.splitlines()
-            assert len(lines) == len(stats.turns) * len(stats.strategies)
-            counts = [int(line.rsplit(" ", 1)[1].replace(",", "")) for line in lines]
-            assert counts == [t.tokens[s] for t in stats.turns for s in stats.strategies]
-            marked = [line for line in lines if line.startswith(MARKER)]
-            assert len(marked) == 1 and marked[0].split()[1] == str(TURN)
-            assert all("█" in line for line in lines)       # every count has a visible bar
+            chart = screen.query_one(TokenColumns)
+            assert app.focused is chart
+            assert_chart_state(chart, stats, TURN)
 
             table = screen.query_one("#token-totals", DataTable)
             cells = [[c.plain for c in table.get_row_at(i)] for i in range(table.row_count)]
@@ -244,7 +265,7 @@ class TestTokenScreenWithCaching:
         assert shoot(TOKEN_CACHING_KEYS, WIDE)
 
     @pytest.mark.anyio
-    async def test_state_costs_with_caching_and_the_cached_part_of_each_bar(self, view_of,
+    async def test_state_costs_with_caching(self, view_of,
                                                                            notified):
         view = view_of(SAMPLE)
         async with driven(TOKEN_CACHING_KEYS, WIDE) as app:
@@ -261,11 +282,6 @@ class TestTokenScreenWithCaching:
             assert summary.startswith(f"{view.strategy}: {cost_text(shown.cost_with_caching)}, "
                                       "saves ")
             assert "with prompt caching (openai rules" in summary
-            bars = screen.query_one(TokenBars)
-            cached = [(b.cached, t.cache[b.strategy].read) for r, t in
-                      zip(bars.chart.rows, stats.turns) for b in r.bars]
-            assert all(ours == theirs for ours, theirs in cached)
-            assert sum(ours for ours, _ in cached) > 0
         assert notified == []
 
 
@@ -293,4 +309,80 @@ class TestDiffScreen:
             assert app.focused is program
             assert screen.has_class("-wide") and program.region.y == message.region.y
             assert_no_overlap(program, message)
+        assert notified == []
+
+
+class TestZoomedPane:
+    """`z` on the program pane of turn 3: the code and its error span over the whole screen."""
+
+    @pytest.mark.parametrize("size", [SCREEN_160, NARROW], ids=["160x45", "100x40"])
+    def test_snapshot(self, shoot, size):
+        assert shoot(ZOOM_KEYS, size)
+
+    @pytest.mark.anyio
+    @pytest.mark.parametrize("size", [SCREEN_160, NARROW], ids=["160x45", "100x40"])
+    async def test_state_the_program_fills_the_screen(self, view_of, notified, size):
+        async with driven(ZOOM_KEYS, size) as app:
+            screen = app.screen
+            program = screen.query_one(ProgramPanel)
+            assert screen.turn == TURN and screen.maximized is program
+            assert app.focused is program and app.pane_layout.zoomed == "program"
+            assert program.region.width == size[0]
+            assert program.region.height == size[1] - 1            # all but the footer
+            assert screen.query_one("#footer").region.y == size[1] - 1
+            for hidden in (TurnList, MessagePanel, MemoryPane, TraceHeader):
+                assert not screen.query_one(hidden).region, hidden
+            turn = view_of(SAMPLE).turn(TURN)
+            assert turn.program.program.strip() in program.plain
+        assert notified == []
+
+
+class TestMemoryDetail:
+    """The memory pane's detail: turn 21's `findings` in full under the table."""
+
+    @pytest.mark.parametrize("size", [SCREEN_160, NARROW], ids=["160x45", "100x40"])
+    def test_snapshot(self, shoot, size):
+        assert shoot(MEMORY_KEYS, size, LONG)
+
+    @pytest.mark.anyio
+    @pytest.mark.parametrize("size", [SCREEN_160, NARROW], ids=["160x45", "100x40"])
+    async def test_state_the_chosen_definition_in_full(self, view_of, notified, size):
+        row = next(r for r in view_of(LONG).turn(MEMORY_TURN).memory if r.name == MEMORY_NAME)
+        async with driven(MEMORY_KEYS, size, LONG) as app:
+            screen = app.screen
+            table = screen.query_one(MemoryPanel)
+            assert screen.turn == MEMORY_TURN and app.focused is table
+            assert table.cursor_row == 2 and table.chosen == row
+            detail = screen.query_one(MemoryDetail)
+            assert detail.border_title == f"definition · {MEMORY_NAME}"
+            assert detail.plain.splitlines()[:2] == [
+                f"{MEMORY_NAME} · {row.type}",
+                f"defined in turn {MEMORY_TURN} (this turn); before that in turns 3, 15, 18"]
+            assert detail.plain.endswith(row.whole) and row.whole.count("\n") >= 2
+            assert detail.region.y > table.region.y or detail.region.x > table.region.x
+            assert_no_overlap(table, detail)
+        assert notified == []
+
+
+class TestTokenChart:
+    """The token view of a 26-turn run, turn 4 selected: every turn on one screen at 160x45."""
+
+    @pytest.mark.parametrize("size", [SCREEN_160, NARROW], ids=["160x45", "100x40"])
+    def test_snapshot(self, shoot, size):
+        assert shoot(CHART_KEYS, size, LONG)
+
+    @pytest.mark.anyio
+    @pytest.mark.parametrize("size", [SCREEN_160, NARROW], ids=["160x45", "100x40"])
+    async def test_state_every_turn_and_strategy_in_one_chart(self, view_of, notified, size):
+        stats = token_stats(view_of(LONG).trace)
+        async with driven(CHART_KEYS, size, LONG) as app:
+            screen = app.screen
+            assert type(screen) is TokenScreen and screen.turn == 4
+            chart = screen.query_one(TokenColumns)
+            assert app.focused is chart
+            assert_chart_state(chart, stats, 4)
+            width = chart.scrollable_content_region.width
+            fits = max(map(len, chart.plain.splitlines())) <= width
+            assert fits is (size == SCREEN_160)                 # 100 columns: it scrolls
+            assert chart.region.height >= 20
         assert notified == []

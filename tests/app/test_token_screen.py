@@ -5,9 +5,11 @@ from textual.widgets import DataTable, Select, Static
 
 from engine.tokens import cost, price_for
 from ptc_tui.app import PtcApp
-from ptc_tui.screens.token_screen import TokenBars, TokenScreen
+from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.token_stats import saving_percent, token_stats
-from ptc_tui.view.tokens import MARKER, TokenView, cost_text, percent_text
+from ptc_tui.view.token_chart import MARK, PANEL_TITLES
+from ptc_tui.view.tokens import TokenView, cost_text, percent_text
+from ptc_tui.widgets.token_columns import TokenColumns
 from tests.app.conftest import WIDE, sample
 
 pytestmark = pytest.mark.anyio
@@ -156,18 +158,22 @@ async def test_chart_marks_the_selected_turn_and_fits_the_terminal(view_of, size
         await pilot.press("j", "j", "j")
         await pilot.pause()
         screen = await open_tokens(app, pilot)
-        bars = screen.query_one(TokenBars)
-        lines = bars.plain.splitlines()
-        assert len(lines) == len(stats.turns) * len(stats.strategies)
-        assert [line for line in lines if line.startswith(MARKER)] == \
-            [lines[3 * len(stats.strategies)]]
-        assert lines[3 * len(stats.strategies)].split()[1] == "4"
-        assert max(map(len, lines)) <= bars.scrollable_content_region.width
-        assert bars.chart.bar_width >= 40          # still a chart at 100 columns
-        counts = [int(line.rsplit(" ", 1)[1].replace(",", "")) for line in lines]
-        assert counts == [t.tokens[s] for t in stats.turns for s in stats.strategies]
-        assert bars.scroll_y > 0                   # the selected turn scrolled into view
-        assert screen.focused is bars               # so arrows and page keys scroll it
+        chart = screen.query_one(TokenColumns)
+        assert screen.focused is chart               # so arrows scroll it when it is wide
+        lines = chart.plain.splitlines()
+        assert lines[0] == PANEL_TITLES[0] and PANEL_TITLES[1] in lines
+        assert [line.strip() for line in lines if MARK in line] == [f"{MARK} turn 4"] * 2
+        assert len(lines) == chart.scrollable_content_region.height   # both panels on screen
+        names = [run.role for run in chart.lines[2] if run.role in stats.strategies]
+        assert names == list(stats.strategies) * len(stats.turns)   # every turn, every strategy
+        assert chart.lines == chart.chart.lines(*chart.scrollable_content_region.size)
+        width = chart.scrollable_content_region.width
+        if size == WIDE:                                # 26 turns fit 160 columns
+            assert max(map(len, lines)) <= width and chart.scroll_x == 0
+        else:                                           # 100 columns: scrolled to the mark
+            assert max(map(len, lines)) > width
+            mark = lines[1].index(MARK)
+            assert chart.scroll_x <= mark < chart.scroll_x + width
 
 
 async def test_a_broken_prices_file_is_a_warning_and_costs_stay_unknown(tmp_path, monkeypatch,
@@ -206,23 +212,16 @@ async def test_c_switches_caching_off_and_on_and_the_screen_says_which(view_of):
         screen = await open_tokens(app, pilot, model="gpt-4.1")
         summary = screen.query_one("#token-summary", Static)
         table = screen.query_one("#token-totals", DataTable)
-        bars = screen.query_one(TokenBars)
         assert screen.tokens.caching and len(table.columns) == 9
         coalesced = stats.total("coalesced")
         # tool_heavy's point: coalesced sends less than full but costs more with caching
         assert str(summary.content).startswith(
             f"coalesced: {cost_text(coalesced.cost_with_caching)}, costs ")
         assert "more than full · costs with prompt caching (openai rules" in str(summary.content)
-        assert any(b.cached_eighths for r in bars.chart.rows for b in r.bars)
-        legend = screen.query_one("#token-legend", Static)
-        assert "read from the prompt cache" in str(legend.content)
         await pilot.press("c")
-        assert "prompt cache" not in str(legend.content)
         assert not screen.tokens.caching and len(table.columns) == 7
         assert str(summary.content).startswith(f"coalesced: {cost_text(coalesced.cost)}, saves ")
         assert "costs without prompt caching" in str(summary.content)
-        await pilot.pause()
-        assert not any(b.cached for r in bars.chart.rows for b in r.bars)
         await pilot.press("c")
         assert screen.tokens.caching and len(table.columns) == 9
 

@@ -8,8 +8,7 @@ import pytest
 
 from engine.tokens import Price, PriceTable, TokenCounter, cost, load_prices
 from ptc_tui.token_stats import TokenStats, TurnTokens, token_stats
-from ptc_tui.view.tokens import (FULL_BLOCK, MARKER, TokenChart, TokenView, blocks, cost_text,
-                                 model_choices, percent_text, price_text)
+from ptc_tui.view.tokens import TokenView, cost_text, model_choices, percent_text, price_text
 
 TABLE = PriceTable("2026-01-01", "test", {"gpt-4o-mini": Price("gpt-4o-mini", 0.15, 0.6),
                                           "gpt-4o": Price("gpt-4o", 2.5, 10.0)})
@@ -28,38 +27,6 @@ def test_price_and_percent_texts():
     assert price_text(TABLE.models["gpt-4o-mini"]) == "$0.15/M input"
     assert percent_text(None) == "—"
     assert percent_text(47.234) == "47.2%"
-
-
-@pytest.mark.parametrize("eighths, text", [(0, ""), (1, "▏"), (7, "▉"), (8, "█"), (19, "██▍")])
-def test_blocks_have_eighth_cell_resolution(eighths, text):
-    assert blocks(eighths) == text
-
-
-@pytest.mark.parametrize("width", [60, 100, 160])
-def test_bars_fit_the_width_and_scale_to_the_largest_count(view, width):
-    stats = TokenView.of(view("strategy_comparison"), TABLE).stats
-    chart = TokenChart.of(stats, selected=3, width=width)
-    largest = max(n for t in stats.turns for n in t.tokens.values())
-    assert chart.largest == largest
-    for row in chart.rows:
-        for bar in row.bars:
-            assert len(bar.text) <= width
-            assert bar.eighths == max(round(bar.tokens * chart.bar_width * 8 / largest),
-                                      1 if bar.tokens else 0)
-    longest = [b for r in chart.rows for b in r.bars if b.tokens == largest][0]
-    assert longest.blocks == FULL_BLOCK * chart.bar_width
-
-
-def test_chart_has_one_row_per_turn_full_first_and_marks_the_selected_turn(view):
-    stats = TokenView.of(view("tool_heavy"), TABLE).stats
-    chart = TokenChart.of(stats, selected=2, width=100)
-    assert [r.number for r in chart.rows] == [t.number for t in stats.turns]
-    assert [r.number for r in chart.rows if r.selected] == [2]
-    assert all(tuple(b.strategy for b in r.bars) == stats.strategies for r in chart.rows)
-    assert stats.strategies[0] == "full"
-    marked = [b.label for r in chart.rows for b in r.bars if b.label.startswith(MARKER)]
-    assert len(marked) == 1 and marked[0].split()[1] == "2"
-    assert chart.line_of(2) == len(stats.strategies)
 
 
 def test_totals_match_token_stats_under_the_main_views_options(view):
@@ -100,9 +67,9 @@ def test_caching_off_shows_the_costs_without_it(view):
     assert [r.shown_cost for r in off.totals()] == [r.cost for r in tokens.totals()]
     assert "without prompt caching" in off.summary()
     assert "with prompt caching (openai rules" in tokens.summary()
-    assert all(b.cached == 0 for r in off.chart(1, 100).rows for b in r.bars)
-    cached_bars = [b for r in tokens.chart(1, 100).rows for b in r.bars if b.cached]
-    assert cached_bars and all(0 < b.cached_eighths <= b.eighths for b in cached_bars)
+    splits = [split for turn in tokens.turn_cache() for split in turn.values()]
+    assert any(s.read for s in splits)
+    assert all(s.read + s.write + s.uncached > 0 for s in splits)
 
 
 def test_counts_reuse_the_main_views_counter(view):
@@ -162,27 +129,11 @@ def test_reported_text_sums_the_providers_counts_when_the_trace_has_them(view):
     assert some.endswith(f": 1,000 for 1 of {len(counts)} turns")
 
 
-def test_chart_for_200_turns_and_4_strategies():
-    names = ("full", "coalesced", "namespaced", "compaction")
-    turns = tuple(TurnTokens(n, "ok", {s: n * 100 + i for i, s in enumerate(names)}, None)
-                  for n in range(1, 201))
-    stats = TokenStats(names, None, None, None, None, turns, (), 0)
-    chart = TokenChart.of(stats, selected=100, width=160)
-    lines = [chart.line(y)[1].text for y in range(len(chart))]
-    assert len(lines) == 800 and lines[-1].endswith("20,003")
-
-
 def test_the_token_view_model_loads_no_textual_nor_rich():
     code = ("import sys, ptc_tui.view.tokens; "
             "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_a_trace_with_no_turns_has_an_empty_chart():
-    stats = TokenStats(("full",), None, None, None, None, (), (), 0)
-    chart = TokenChart.of(stats, selected=1, width=100)
-    assert len(chart) == 0 and chart.line_of(1) is None and chart.largest == 0
 
 
 def test_totals_sum_the_turns_through_the_selected_one(view):

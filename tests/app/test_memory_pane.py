@@ -1,0 +1,125 @@
+"""Pilot tests of the memory pane: the definition under the cursor (keys or mouse) shown in full
+below the table, literally; the sample column as wide as the pane allows."""
+
+import dataclasses
+
+import pytest
+
+from engine.trace import load_trace, save_trace
+from ptc_tui.app import PtcApp
+from ptc_tui.widgets import MemoryPanel
+from ptc_tui.widgets.memory_panel import MIN_SAMPLE_WIDTH, SAMPLE, MemoryDetail
+from tests.app.conftest import WIDE, sample
+
+pytestmark = pytest.mark.anyio
+REDEFINED = "findings"      # long_exploration: defined in turns 3, 15, 18 and 21
+TURN = 21
+DOCUMENTED = "avg"          # defined with a docstring in turns 4 and 12
+
+
+async def to_memory_row(app, pilot, name: str, turn: int = TURN) -> MemoryPanel:
+    """Turn `turn` selected, the memory table focused, its cursor on `name`."""
+    await pilot.press("colon", *str(turn), "enter", "tab", "tab", "tab")
+    table = app.screen.query_one(MemoryPanel)
+    assert app.focused is table
+    names = [r.name for r in table.rows_shown]
+    await pilot.press(*["down"] * (names.index(name) - table.cursor_row))
+    await pilot.pause()
+    return table
+
+
+async def test_keys_choose_a_definition_and_it_is_shown_in_full(view_of):
+    row = next(r for r in view_of("long_exploration").turn(TURN).memory if r.name == REDEFINED)
+    assert row.defined_in == TURN and row.defined_before == (3, 15, 18)
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        table = await to_memory_row(app, pilot, REDEFINED)
+        assert table.chosen == row
+        detail = app.screen.query_one(MemoryDetail)
+        assert detail.border_title == f"definition · {REDEFINED}"
+        lines = detail.plain.splitlines()
+        assert lines[0] == f"{REDEFINED} · {row.type}"
+        assert lines[1] == f"defined in turn {TURN} (this turn); before that in turns 3, 15, 18"
+        assert lines[2] == "── value ──"
+        assert detail.plain.endswith("── value ──\n" + row.whole)
+        assert len(row.whole.splitlines()) > 1                  # pretty-printed, several lines
+        assert len(row.whole) > len(row.sample)                 # more than the table's sample
+
+
+async def test_the_docstring_is_shown_under_where_it_was_defined(view_of):
+    row = next(r for r in view_of("long_exploration").turn(12).memory if r.name == DOCUMENTED)
+    assert row.doc and row.defined_before == (4,)
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await to_memory_row(app, pilot, DOCUMENTED, turn=12)
+        lines = app.screen.query_one(MemoryDetail).plain.splitlines()
+        assert lines[1:3] == ["defined in turn 12 (this turn); before that in turn 4", row.doc]
+
+
+async def test_the_chosen_definition_stays_chosen_from_turn_to_turn():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        table = await to_memory_row(app, pilot, REDEFINED)
+        await pilot.press("shift+tab", "shift+tab", "shift+tab", "k")     # the turn list: up
+        await pilot.pause()
+        assert app.screen.turn == TURN - 1
+        assert table.chosen.name == REDEFINED
+        detail = app.screen.query_one(MemoryDetail)
+        assert detail.plain.splitlines()[1] == \
+            "defined in turn 18; before that in turns 3, 15"
+
+
+async def test_a_click_on_a_row_shows_that_definition():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("colon", *str(TURN), "enter")
+        await pilot.pause()
+        table = app.screen.query_one(MemoryPanel)
+        third = table.rows_shown[2]
+        top = table.styles.gutter.top + table.header_height
+        await pilot.click(MemoryPanel, offset=(4, top + 2))
+        await pilot.pause()
+        assert table.chosen == third
+        detail = app.screen.query_one(MemoryDetail)
+        assert detail.plain.startswith(f"{third.name} · {third.type}")
+
+
+async def test_a_turn_without_definitions_says_so():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one(MemoryPanel).rows_shown == ()
+        detail = app.screen.query_one(MemoryDetail)
+        assert detail.plain == "No definitions after this turn."
+
+
+async def test_the_definition_is_shown_literally(tmp_path):
+    hostile = "[bold red]x[/] \x1b[2J"
+    trace = load_trace(sample("error_recovery"))
+    turns = list(trace.turns)
+    turns[0] = dataclasses.replace(turns[0], memory={"note": hostile})
+    path = tmp_path / "hostile.json"
+    save_trace(dataclasses.replace(trace, turns=tuple(turns)), path)
+    app = PtcApp(path)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        detail = app.screen.query_one(MemoryDetail)
+        assert '"[bold red]x[/] \\x1b[2J"' in detail.plain
+        drawn = "".join(detail.render_line(y).text for y in range(detail.size.height))
+        assert "[bold red]x[/]" in drawn and "\x1b" not in drawn
+
+
+async def test_the_sample_column_takes_the_width_the_pane_leaves():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        table = await to_memory_row(app, pilot, REDEFINED)
+        narrow = list(table.columns.values())[SAMPLE].width
+        await pilot.press("z")                                   # the pane zoomed: more room
+        await pilot.pause()
+        columns = list(table.columns.values())
+        wide = columns[SAMPLE].width
+        longest = max(len(r.sample or "") for r in table.rows_shown)
+        room = table.scrollable_content_region.width
+        assert narrow == MIN_SAMPLE_WIDTH and wide > narrow
+        assert wide == min(longest, room - sum(c.get_render_width(table)
+                                               for c in columns[:SAMPLE]) - 2)
