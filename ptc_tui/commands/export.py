@@ -20,9 +20,10 @@ def add_parser(sub) -> None:
     p = sub.add_parser("export", help="write a trace as OpenTelemetry OTLP/JSON",
                        description=__doc__)
     p.add_argument("trace", metavar="TRACE")
-    p.add_argument("--format", choices=("otel",), required=True,
-                   help="otel: OTLP/JSON TracesData (GenAI semantic conventions)")
-    p.add_argument("-o", "--output", metavar="OUT", help="file to write (default: stdout)")
+    p.add_argument("--format", choices=("otel",), default="otel",
+                   help="otel (the default): OTLP/JSON TracesData (GenAI semantic conventions)")
+    p.add_argument("-o", "--output", metavar="OUT", help="file to write, gzip-compressed when "
+                   "its name ends in .gz (default: stdout)")
     add_force_option(p)
     p.set_defaults(func=export)
     p = sub.add_parser("import", help="read an OTLP/JSON export, or a ptc_runner run's "
@@ -32,7 +33,8 @@ def add_parser(sub) -> None:
     p.add_argument("--trace", metavar="RUN.jsonl", dest="canonical",
                    help="the ptc_runner run's canonical trace, for its model, durations, "
                    "statuses and outcome (default: the run.jsonl beside the artifact, if any)")
-    p.add_argument("-o", "--output", metavar="TRACE", help="trace file to write (default: stdout)")
+    p.add_argument("-o", "--output", metavar="TRACE", help="trace file to write, gzip-compressed "
+                   "when its name ends in .gz (default: stdout)")
     p.add_argument("--lenient", action="store_true",
                    help="import a run with missing or misplaced turns, a warning line per gap "
                    "(default: an error)")
