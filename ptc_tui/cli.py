@@ -159,11 +159,11 @@ def open_path(path: str, config: Config, commands=()) -> int:
 
 
 def open_directory(folder: Path, config: Config) -> int:
-    """`ptc-tui DIR`: the app on a folder. For now an experiment's folder (holding
-    experiment.json) opens the experiment screen; the runs browser will open any other."""
+    """`ptc-tui DIR`: the app on a folder. For now only an experiment's folder (holding
+    experiment.json) opens, on the experiment screen; the runs browser will open any other."""
     if not (folder / FILE_NAME).exists():
-        raise CommandError(f"{folder}: not yet: a folder opens only when it is an "
-                           f"experiment's (with {FILE_NAME}); give a trace file")
+        raise CommandError(f"{folder}: a folder without {FILE_NAME} (not an experiment); "
+                           "give a trace file or an experiment's folder")
     from ptc_tui.app import run_app              # Textual loads only for the app
     from ptc_tui.view.experiment import ExperimentView
     view = ExperimentView.of(folder)
