@@ -21,6 +21,7 @@ from engine.agent.open_trace import open_trace
 from engine.trace import Trace, TraceError, save_trace, trace_file_size
 from ptc_tui.app_what_if import WhatIf
 from ptc_tui.autosave import autosave_path, unseen_autosaves
+from ptc_tui.config import Config, ConfigError
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.experiment_screen import ExperimentScreen
@@ -39,10 +40,13 @@ from ptc_tui.widgets import escape_controls
 CHECKED_UP_FRONT_BYTES = 4 * 1024 * 1024
 
 
-def load_view(path: Path, trace: Trace | None = None) -> TraceView:
-    """The trace at `path` (or `trace`, already read from it) rendered and counted: what the
-    loader thread does, off the UI thread, before a TraceScreen can show it."""
+def load_view(path: Path, trace: Trace | None = None, options: dict | None = None) -> TraceView:
+    """The trace at `path` (or `trace`, already read from it) rendered and counted, under its
+    recorded options changed by `options` (the config file's): what the loader thread does, off
+    the UI thread, before a TraceScreen can show it."""
     view = TraceView.of(trace if trace is not None else open_trace(path))
+    if options:
+        view = view.with_options(**options)
     view.rows()
     view.calls()
     return view
@@ -74,17 +78,23 @@ class PtcApp(WhatIf, App):
                  session: Session | None = None, save_path: str | Path | None = None,
                  compare: tuple[Path, Path] | None = None,
                  experiment: ExperimentView | None = None, live_experiment=None,
-                 spans=None) -> None:
+                 spans=None, config: Config | None = None) -> None:
         """Open the trace at `trace_path` (a file that cannot be read, or a small broken one,
         raises TraceError before the app starts; a larger one is read once the app shows
         "loading", and a failure then ends the app with return code 2 and `error_line`), step
         `session` live, saving it to `save_path` after every turn, compare the two traces
         of `compare`, or show `experiment` (filling in as `live_experiment`, an
         experiments.runner.InBackground, makes its runs). `spans` (a SpanStream) shows its
-        warning here."""
+        warning here. `config` (the config file's settings) gives the theme, the keys, and the
+        options and price model a trace opens with."""
         super().__init__()
         self.live_experiment = live_experiment
         self.spans = spans
+        self.config = config if config is not None else Config(Path())
+        if self.config.theme:
+            self.theme = self.config.theme
+        if self.config.keys:
+            self.set_keymap(self.config.keys)
         self.experiment = experiment
         self.session = session
         self.save_path = Path(save_path) if save_path is not None else None
@@ -155,7 +165,7 @@ class PtcApp(WhatIf, App):
 
     def _load_in_thread(self, number: int, path: Path, trace: Trace | None) -> None:
         try:
-            answer = Loaded(number, path, load_view(path, trace), None)
+            answer = Loaded(number, path, load_view(path, trace, self.config.history), None)
         except TraceError as e:
             answer = Loaded(number, path, None, one_line(str(e)))
         try:
@@ -179,7 +189,7 @@ class PtcApp(WhatIf, App):
     def _show_trace(self, path: Path, view: TraceView) -> None:
         self.trace_path = path
         self.sub_title = path.name
-        screen = TraceScreen(view, source=path)
+        screen = TraceScreen(view, source=path, price_model=self.config.price_model)
         if isinstance(self.screen, (TraceScreen, LoadingScreen)):
             self.switch_screen(screen)
         else:
@@ -277,7 +287,8 @@ class PtcApp(WhatIf, App):
             if isinstance(binding, Binding) and binding.id and binding.action not in seen:
                 seen.add(binding.action)
                 owner = self if binding in self.BINDINGS else screen
-                yield SystemCommand(binding.description, _help(binding),
+                keys = self._keymap.get(binding.id, binding.key)
+                yield SystemCommand(binding.description, _help(binding, keys),
                                     lambda a=binding.action, o=owner: o.run_action(a))
         if isinstance(screen, TraceScreen):
             yield SystemCommand("Compare with…", "Compare this trace with another trace file, "
@@ -287,24 +298,28 @@ class PtcApp(WhatIf, App):
                                     lambda n=name: screen.set_strategy(n))
 
 
-def _help(binding: Binding) -> str:
+def _help(binding: Binding, keys: str) -> str:
     """`Save (ctrl+s)`: the keys as people write them, never Textual's names (`slash`)."""
-    keys = " / ".join(format_key(key.strip()) for key in binding.key.split(","))
-    return f"{binding.tooltip or binding.description} ({keys})"
+    shown = " / ".join(format_key(key.strip()) for key in keys.split(","))
+    return f"{binding.tooltip or binding.description} ({shown})"
 
 
 def run_app(path=None, session: Session | None = None, save_path=None,
             compare: tuple[Path, Path] | None = None,
             experiment: ExperimentView | None = None, live_experiment=None,
-            spans=None) -> int:
+            spans=None, config: Config | None = None) -> int:
     """Open the trace at `path`, step `session` live (saving it to `save_path` after every
     turn), compare two trace files, or show an experiment; 0 once the user quits, 2 (and a message) for a trace
     file that cannot be read, 128 + the signal's number when a signal ended it (its live run
-    saved first)."""
+    saved first). `config`: the config file's settings (its [keys] are checked here)."""
     try:
+        if config is not None:
+            from ptc_tui.keymap import app_bindings
+            config.check_keys(app_bindings())
         app = PtcApp(path, session=session, save_path=save_path, compare=compare,
-                     experiment=experiment, live_experiment=live_experiment, spans=spans)
-    except TraceError as e:
+                     experiment=experiment, live_experiment=live_experiment, spans=spans,
+                     config=config)
+    except (TraceError, ConfigError) as e:
         print(f"ptc-tui: {one_line(str(e))}", file=sys.stderr)
         return 2
     try:

@@ -1,15 +1,25 @@
-"""The `ptc-tui` command line: headless views of traces (stats, render, validate, export,
-import), running agent files (run) and PTC-Lisp programs (lisp). Until the Textual app lands,
-`ptc-tui` with no command opens the bundled demo trace in the app."""
+"""ptc-tui: a terminal debugger and trace explorer for LLM agents that write PTC-Lisp.
+
+  ptc-tui                the app, stepping the bundled demo agent live (n: next turn, ?: keys)
+  ptc-tui TRACE          the app on a trace file: any name, gzip-compressed or not, or a
+                         ptc_runner run.inspection.jsonl
+  ptc-tui DIR            the app on a folder of runs (an experiment's --out folder)
+  ptc-tui COMMAND ...    a command below; `ptc-tui COMMAND --help` for its options and examples
+
+run, fork and compare open the app on a terminal and print their results elsewhere (or with
+--no-tui); every other command prints. Settings: ~/.config/ptc-tui/config.toml (`ptc-tui
+config`)."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
 from pathlib import Path
 
+from engine import __version__
 from engine.llm import LLMError
 from engine.lisp import format_value, pr_str, run
 from engine.trace import TraceError
@@ -17,12 +27,22 @@ from engine.trace.disk import read_text
 from ptc_tui.agent_files import AgentFileError, load_agent_file
 from ptc_tui.commands import COMMANDS
 from ptc_tui.commands.common import CommandError
+from ptc_tui.commands.examples import HelpFormatter, epilog
 from ptc_tui.commands.output import Output, for_stdout
+from ptc_tui.config import Config, ConfigError, apply_defaults, load_config
 from ptc_tui.experiments.record import FILE_NAME
 from sample_traces import HERE as SAMPLES
 
 MAX_SOURCE_BYTES = 16 * 1024 * 1024       # a program, not a data set
 DEMO_AGENT = SAMPLES / "product_search.py"   # the seeds' example, with its scripted replies
+COMMON = """common invocations:
+  ptc-tui sample_traces/error_recovery.json            a saved trace, in the app
+  ptc-tui run my_agent.py --llm openai:gpt-4o-mini     your agent, live (OPENAI_API_KEY)
+  ptc-tui stats run.json --model gpt-4o-mini           tokens per turn per strategy, and cost
+  ptc-tui render run.json --turn 3 --strategy coalesced   the exact messages of one request
+  ptc-tui fork run.json --at 4 --compress namespaced -o fork.json   a what-if from turn 4
+  ptc-tui compare run.json fork.json                   two runs, turn by turn
+  ptc-tui experiment my_agent.py --compress full,coalesced --repeat 10 --out runs"""
 
 def show_run(source: str, data=None, out=None) -> int:
     """Run a program and report it; 0 when it ran without error."""
@@ -55,16 +75,25 @@ class _Parser(argparse.ArgumentParser):
         raise CommandError(f"{message} (see {self.prog} --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ptc-tui", description=__doc__,
+def build_parser(config: Config | None = None) -> argparse.ArgumentParser:
+    """The command line, its defaults taken from `config` (the config file's settings)."""
+    parser = _Parser(prog="ptc-tui", description=__doc__, epilog=COMMON,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ptc-tui {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for command in COMMANDS:
         command.add_parser(sub)
-    lisp = sub.add_parser("lisp", help="run a PTC-Lisp program from a file ('-' for stdin)")
+    lisp = sub.add_parser("lisp", help="run a PTC-Lisp program from a file ('-' for stdin)",
+                          description="Run a PTC-Lisp program and show its prints, its result "
+                          "and its definitions; exit 1 when it had an error.")
     lisp.add_argument("file")
     lisp.add_argument("--data", help="a JSON file whose object is the program's data/")
     lisp.set_defaults(func=_lisp)
+    for name, command in sub.choices.items():
+        command.epilog = epilog(name)
+        command.formatter_class = HelpFormatter
+    if config is not None:
+        apply_defaults(sub.choices, config)
     return parser
 
 
@@ -84,24 +113,25 @@ def main(argv=None, out: Output | None = None) -> int:
     input error (reported as one line on stderr, never a traceback)."""
     try:
         argv = sys.argv[1:] if argv is None else list(argv)
-        if len(argv) == 1 and argv[0].endswith((".json", ".jsonl")):  # `ptc-tui TRACE`: app
-            from ptc_tui.app import run_app      # Textual loads only for the app
-            return run_app(argv[0])
-        if len(argv) == 1 and os.path.isdir(argv[0]):       # `ptc-tui DIR`: an experiment
-            return _experiment_app(Path(argv[0]))
+        config = load_config()
+        parser = build_parser(config)
+        commands = _subcommands(parser)
+        if len(argv) == 1 and not argv[0].startswith("-") and argv[0] not in commands:
+            return open_path(argv[0], config, commands)     # `ptc-tui PATH`
         try:
-            args = build_parser().parse_args(argv)
-        except SystemExit as e:              # --help
+            args = parser.parse_args(argv)
+        except SystemExit as e:              # --help, --version
             return e.code if isinstance(e.code, int) else 0
         if args.command is None:
             from ptc_tui.app import run_app
             demo = load_agent_file(DEMO_AGENT)
-            return run_app(session=demo.agent.start(demo.scripted_llm()))
+            return run_app(session=demo.agent.start(demo.scripted_llm()), config=config)
         return args.func(args, out if out is not None else for_stdout())
     except BrokenPipeError:                  # `ptc-tui stats T | head`: stop quietly
         _silence_stdout()
         return 1
-    except (CommandError, TraceError, AgentFileError, LLMError, ValueError, OSError) as e:
+    except (CommandError, ConfigError, TraceError, AgentFileError, LLMError, ValueError,
+            OSError) as e:
         print(f"ptc-tui: {one_line(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -109,15 +139,35 @@ def main(argv=None, out: Output | None = None) -> int:
         return 130
 
 
-def _experiment_app(folder: Path) -> int:
-    """The app's experiment screen for a folder written by `ptc-tui experiment`."""
+def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
+    return [name for action in parser._subparsers._group_actions for name in action.choices]
+
+
+def open_path(path: str, config: Config, commands=()) -> int:
+    """`ptc-tui PATH`: the app on a trace file (recognised by its content, whatever its name)
+    or on a folder; a path that does not exist is one line, exit 2 (naming the command it
+    may have been meant to be)."""
+    if os.path.isdir(path):
+        return open_directory(Path(path), config)
+    if not os.path.lexists(path):
+        near = difflib.get_close_matches(path, commands, 1) if "." not in path \
+            and os.sep not in path else []
+        hint = f" (or did you mean the command {near[0]}?)" if near else ""
+        raise CommandError(f"{path}: no such file or directory{hint}")
+    from ptc_tui.app import run_app              # Textual loads only for the app
+    return run_app(path, config=config)
+
+
+def open_directory(folder: Path, config: Config) -> int:
+    """`ptc-tui DIR`: the app on a folder. For now only an experiment's folder (holding
+    experiment.json) opens, on the experiment screen; the runs browser will open any other."""
     if not (folder / FILE_NAME).exists():
         raise CommandError(f"{folder}: a folder without {FILE_NAME} (not an experiment); "
                            "give a trace file or an experiment's folder")
     from ptc_tui.app import run_app              # Textual loads only for the app
     from ptc_tui.view.experiment import ExperimentView
     view = ExperimentView.of(folder)
-    return run_app(experiment=view)
+    return run_app(experiment=view, config=config)
 
 
 def _silence_stdout() -> None:

@@ -40,7 +40,7 @@ def test_no_arguments_steps_the_bundled_demo_agent_live(monkeypatch):
     from ptc_tui.cli import main
     opened = []
     monkeypatch.setattr(ptc_tui.app, "run_app",
-                        lambda path=None, session=None: opened.append(session) or 0)
+                        lambda path=None, session=None, **kw: opened.append(session) or 0)
     assert main([]) == 0
     [session] = opened
     assert session.agent.name == "product-search" and session.turns == []

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from pathlib import Path
 
 from engine.agent.upstream import import_inspection
 from engine.trace import Trace, TraceError
-from engine.trace.disk import UnreadableFile, read_text
+from engine.trace.disk import UnreadableFile, file_head, read_text
 from engine.trace.files import MAX_FILE_BYTES, UnreadableTrace, loads_trace
 from engine.trace.upstream import is_inspection
 
@@ -72,11 +71,5 @@ def _read(name: str) -> str:
 def is_inspection_file(path, head: int = 4 * 1024 * 1024) -> bool:
     """Whether the file at `path` starts as an inspection artifact does (False when it cannot
     be read: the loader then says why)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):      # never open a FIFO or a device
-            return False
-        with open(path, "rb") as f:
-            start = f.read(head)
-    except OSError:
-        return False
-    return is_inspection(start.decode("utf-8", "replace"))
+    start = file_head(path, head)
+    return start is not None and is_inspection(start.decode("utf-8", "replace"))

@@ -1,15 +1,20 @@
 """Files on disk, safely: every write is atomic (the old file stays whole until the new one is
 complete), and every read is of a regular file, capped in size, and can never block (a FIFO or
-a device is refused before it is opened for reading)."""
+a device is refused before it is opened for reading). A file whose name ends in `.gz` is
+written gzip-compressed; a gzip-compressed file is read as its content, whatever its name."""
 
 from __future__ import annotations
 
 import errno
+import gzip
+import io
 import os
 import stat
 import tempfile
+import zlib
 
 MAX_READ_BYTES = 512 * 1024 * 1024
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 class UnreadableFile(OSError):
@@ -22,8 +27,11 @@ def write_atomically(path, text: str) -> None:
     a temporary file in the same folder is written, flushed and fsynced, then renamed over `path`,
     then the folder is fsynced. On any failure (full disk, size limit, text that cannot be
     encoded, a signal) the temporary file is removed, the old file is untouched, and the error
-    propagates. A symlink at `path` is replaced by the file, not followed."""
+    propagates. A symlink at `path` is replaced by the file, not followed. A `path` ending in
+    `.gz` gets the text gzip-compressed (with no timestamp: the same text, the same bytes)."""
     data = text.encode("utf-8")           # before touching the disk: lone surrogates fail here
+    if os.fspath(path).endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
     try:
@@ -144,13 +152,32 @@ def _why(e: OSError) -> str:
 
 
 def read_text(path, limit: int | None = None) -> str:
-    """The regular file at `path` as UTF-8 text (see read_bytes); UnreadableFile for a file
-    that cannot be read, ValueError naming the file for one that is not UTF-8."""
+    """The regular file at `path` as UTF-8 text (see read_bytes), decompressed first when it is
+    gzip-compressed (`limit` then caps the decompressed size too); UnreadableFile for a file
+    that cannot be read, ValueError naming the file for one that is not UTF-8 or is broken
+    gzip."""
     raw = read_bytes(path, limit)
+    if raw.startswith(GZIP_MAGIC):
+        raw = gunzip(raw, MAX_READ_BYTES if limit is None else limit, os.fspath(path))
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"{os.fspath(path)}: not UTF-8 text (byte {e.start})") from None
+
+
+def gunzip(data: bytes, limit: int, name: str) -> bytes:
+    """The content of gzip-compressed `data`, at most `limit` bytes of it (a small file can
+    expand a thousandfold): ValueError naming `name` when it is larger, cut short or broken."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+            content = f.read(limit + 1)
+    except EOFError:
+        raise ValueError(f"{name}: the gzip data ends early (truncated?)") from None
+    except (OSError, zlib.error) as e:
+        raise ValueError(f"{name}: not valid gzip data ({e})") from None
+    if len(content) > limit:
+        raise ValueError(f"{name}: larger than the {limit:,}-byte limit once decompressed")
+    return content
 
 
 def target_problem(path) -> str | None:
@@ -176,11 +203,22 @@ def target_problem(path) -> str | None:
 def starts_with(path, markers: tuple[bytes, ...], head: int = 4096) -> bool:
     """Whether the regular file at `path` holds one of `markers` in its first `head` bytes
     (or is empty): how a writer recognises a file it wrote itself before replacing it."""
+    start = file_head(path, head)
+    return start is not None and (not start.strip() or any(m in start for m in markers))
+
+
+def file_head(path, head: int) -> bytes | None:
+    """The first `head` bytes of the regular file at `path`, decompressed when it is gzip;
+    None when it cannot be read (the loader then says why). Never opens a FIFO or a device."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
+            return None
         with open(path, "rb") as f:
             start = f.read(head)
-    except OSError:
-        return False
-    return not start.strip() or any(m in start for m in markers)
+            if not start.startswith(GZIP_MAGIC):
+                return start
+            f.seek(0)
+            with gzip.GzipFile(fileobj=f) as unzipped:
+                return unzipped.read(head)
+    except (OSError, EOFError, zlib.error):
+        return None

@@ -34,7 +34,8 @@ def add_parser(sub) -> None:
     p.add_argument("--max-turns", type=whole_number, metavar="N",
                    help="turn budget (default: the trace's)")
     p.add_argument("-o", "--output", metavar="OUT.json",
-                   help="write the fork's trace here, after every turn")
+                   help="write the fork's trace here, after every turn (gzip-compressed when "
+                   "the name ends in .gz)")
     add_force_option(p)
     p.add_argument("--no-tui", action="store_true",
                    help="run headless (the default when stdout is not a terminal); otherwise "

@@ -37,7 +37,8 @@ def compress_option(text: str):
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("run", help="run an agent file headless and save its trace",
+    p = sub.add_parser("run", help="run an agent file: stepped in the app on a terminal, "
+                       "else headless; save its trace",
                        description=__doc__)
     p.add_argument("agent", metavar="AGENT.py")
     p.add_argument("--compress", type=compress_option, metavar="true|false|STRATEGY",
@@ -46,7 +47,8 @@ def add_parser(sub) -> None:
     p.add_argument("--max-turns", type=whole_number, metavar="N",
                    help="turn budget (default: the agent's max_turns)")
     p.add_argument("--save", metavar="TRACE",
-                   help="write the trace of the run here, after every turn")
+                   help="write the trace of the run here, after every turn (gzip-compressed "
+                   "when the name ends in .gz)")
     add_force_option(p)
     p.add_argument("--no-tui", action="store_true",
                    help="run headless, printing each turn (the default when stdout is not a "

@@ -51,8 +51,12 @@ class PathDialog(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
+TRACE_NAMES = (".json", ".json.gz", ".inspection.jsonl")
+
+
 class TraceTree(DirectoryTree):
-    """A folder tree showing only folders and `.json` files, hidden ones left out."""
+    """A folder tree showing only folders and trace files (`.json`, `.json.gz`, a ptc_runner
+    `.inspection.jsonl`), hidden ones left out (any other file can still be typed)."""
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if self.shows(p)]
@@ -62,7 +66,7 @@ class TraceTree(DirectoryTree):
         if path.name.startswith("."):
             return False
         try:
-            return path.suffix == ".json" or path.is_dir()
+            return path.name.endswith(TRACE_NAMES) or path.is_dir()
         except OSError:               # an unreadable entry is left out, never an error
             return False
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textual import work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -57,6 +58,8 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         Binding("T", "limit('tool_call_limit', -1)", "tools−", id="view.tool_calls_less",
                 show=False, tooltip="tool_call_limit − 1: one tool call fewer"),
         Binding("o", "options", "Options", id="view.options"),
+        Binding("escape", "close_options", "Close options", id="view.close_options",
+                show=False),
         Binding("R", "recorded_options", "Recorded options", id="view.recorded",
                 tooltip="back to the options the trace was recorded with (leave a what-if)"),
         Binding("r", "toggle_reply", "Reply", id="view.reply",
@@ -102,14 +105,15 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
 
     def __init__(self, view: TraceView, *, source: Path | None = None,
                  parent_trace: Trace | None = None, parent_name: str = "parent",
-                 save_to: Path | None = None, **kwargs) -> None:
+                 save_to: Path | None = None, price_model: str | None = None,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self.source = source                        # the file the trace was read from
         self.save_to = save_to                      # where ctrl+s offers to save it
         self.parent_trace = parent_trace            # a fork made here: the run it came from
         self.parent_name = parent_name
         self.saved_turns = len(view.trace.turns)     # turns already in a file
-        self.price_model: str | None = None          # the token view's chosen model
+        self.price_model = price_model               # the token view's chosen model
         self.set_reactive(TraceScreen.view, view)
         numbers = view.turns
         self.set_reactive(TraceScreen.turn, min(numbers) if numbers else 0)
@@ -248,6 +252,13 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
             panel.query_one(Select).focus()
         else:
             self.query_one(TurnList).focus()
+
+    def action_close_options(self) -> None:
+        """Escape closes the options panel, as it closes every other overlay (when the panel
+        is not open, escape goes on to the app: back to an experiment)."""
+        if not self.query_one(OptionsPanel).display:
+            raise SkipAction()
+        self.action_options()
 
     def action_recorded_options(self) -> None:
         if not self.view.what_if:

@@ -39,10 +39,10 @@ def blocked_loader(monkeypatch):
     release, started = threading.Event(), threading.Event()
     load_view = app_module.load_view
 
-    def blocked(path, trace=None):
+    def blocked(path, trace=None, options=None):
         started.set()
         release.wait()
-        return load_view(path, trace)
+        return load_view(path, trace, options)
     monkeypatch.setattr(app_module, "load_view", blocked)
     yield release, started
     release.set()

@@ -141,7 +141,7 @@ async def test_open_dialog_refuses_a_missing_path_and_stays_open(tmp_path):
 
 
 async def test_open_dialog_tree_shows_folders_and_json_only_and_a_click_opens(tmp_path):
-    for name in ("a.json", "notes.txt", ".hidden.json"):
+    for name in ("a.json", "notes.txt", ".hidden.json", "b.json.gz", "c.gz", "run.jsonl"):
         (tmp_path / name).write_text("{}")
     (tmp_path / "runs").mkdir()
     app = DialogApp()
@@ -149,7 +149,7 @@ async def test_open_dialog_tree_shows_folders_and_json_only_and_a_click_opens(tm
         dialog = await opened(pilot, OpenDialog(tmp_path))
         tree = dialog.query_one(TraceTree)
         await until(pilot, lambda: bool(tree.root.children))
-        assert [str(n.label) for n in tree.root.children] == ["runs", "a.json"]
+        assert [str(n.label) for n in tree.root.children] == ["runs", "a.json", "b.json.gz"]
         line = 1 + [str(n.label) for n in tree.root.children].index("a.json")
         await pilot.click(tree, offset=(6, line))
         await pilot.pause()
