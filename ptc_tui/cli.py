@@ -18,7 +18,6 @@ from ptc_tui.agent_files import AgentFileError, load_agent_file
 from ptc_tui.commands import COMMANDS
 from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.output import Output, for_stdout
-from ptc_tui.experiments.record import FILE_NAME
 from sample_traces import HERE as SAMPLES
 
 MAX_SOURCE_BYTES = 16 * 1024 * 1024       # a program, not a data set
@@ -87,8 +86,9 @@ def main(argv=None, out: Output | None = None) -> int:
         if len(argv) == 1 and argv[0].endswith((".json", ".jsonl")):  # `ptc-tui TRACE`: app
             from ptc_tui.app import run_app      # Textual loads only for the app
             return run_app(argv[0])
-        if len(argv) == 1 and os.path.isdir(argv[0]):       # `ptc-tui DIR`: an experiment
-            return _experiment_app(Path(argv[0]))
+        if len(argv) == 1 and os.path.isdir(argv[0]):       # `ptc-tui DIR`: runs, experiment
+            from ptc_tui.app import open_directory
+            return open_directory(Path(argv[0]))
         try:
             args = build_parser().parse_args(argv)
         except SystemExit as e:              # --help
@@ -107,17 +107,6 @@ def main(argv=None, out: Output | None = None) -> int:
     except KeyboardInterrupt:
         print("ptc-tui: interrupted", file=sys.stderr)
         return 130
-
-
-def _experiment_app(folder: Path) -> int:
-    """The app's experiment screen for a folder written by `ptc-tui experiment`."""
-    if not (folder / FILE_NAME).exists():
-        raise CommandError(f"{folder}: a folder without {FILE_NAME} (not an experiment); "
-                           "give a trace file or an experiment's folder")
-    from ptc_tui.app import run_app              # Textual loads only for the app
-    from ptc_tui.view.experiment import ExperimentView
-    view = ExperimentView.of(folder)
-    return run_app(experiment=view)
 
 
 def _silence_stdout() -> None:

@@ -1,7 +1,7 @@
 """ExperimentScreen: an experiment folder: one row per option set (success rate and interval,
 turns, input tokens, cost), a chart of success rate against mean input tokens, and the runs of
-the selected set. Enter opens a run on the main screen; space marks a run, and marking a second
-one compares the two."""
+the selected set (a runs table: sorted, filtered and read as the runs screen's). Enter opens a
+run on the main screen; space marks a run, and marking a second one compares the two."""
 
 from __future__ import annotations
 
@@ -14,14 +14,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ptc_tui.view.experiment import ExperimentView
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.runs import RunRow, listed
 from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.runs_table import RunsTable
 
 SET_COLUMNS = ("#", "option set", "runs", "success", "95% interval", "turns", "input tokens",
                "cost")
-RUN_COLUMNS = ("", "repeat", "seed", "outcome", "success", "turns", "input tokens", "cost",
-               "answer")
-MARKED = "●"
+RUN_COLUMNS = ("repeat", "seed", "success", "answer")     # before the runs table's own
 
 
 class ExperimentScreen(Screen):
@@ -36,18 +35,12 @@ class ExperimentScreen(Screen):
     }
     """
 
-    BINDINGS = [
-        Binding("space", "mark", "Mark to compare", id="experiment.mark",
-                tooltip="mark the selected run; marking a second one compares the two"),
-        Binding("escape", "unmark", "Clear marks", id="experiment.unmark", show=False),
-    ]
-
     selected: reactive[int] = reactive(0, init=False)     # the option set whose runs are shown
 
     def __init__(self, view: ExperimentView, **kwargs) -> None:
         super().__init__(**kwargs)
         self.view = view
-        self.marked: list[str] = []          # trace file names of the marked runs, in order
+        self.read: dict = {}                 # path -> RunRow of every run read so far
 
     def compose(self) -> ComposeResult:
         header = Text()
@@ -62,7 +55,8 @@ class ExperimentScreen(Screen):
             chart = Static("\n".join(self.view.chart()), id="experiment-chart")
             chart.border_title = "success rate against mean input tokens"
             yield chart
-        yield DataTable(cursor_type="row", zebra_stripes=True, id="experiment-runs")
+        rows, cells = self._rows()
+        yield RunsTable(rows, extra_columns=RUN_COLUMNS, extra=cells, id="experiment-runs")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -71,8 +65,7 @@ class ExperimentScreen(Screen):
         for i, row in enumerate(self.view.set_rows()):
             sets.add_row(*(literal(c) if n == 1 else Text(c, justify="right")
                            for n, c in enumerate(row)), key=str(i))
-        self.query_one("#experiment-runs", DataTable).add_columns(*RUN_COLUMNS)
-        self.show_runs()
+        self.query_one(RunsTable).border_title = self._runs_title()
         sets.focus()
 
     # --- the runs of the selected set ----------------------------------------------------------
@@ -83,13 +76,22 @@ class ExperimentScreen(Screen):
     def watch_selected(self) -> None:
         self.show_runs()
 
+    def _rows(self) -> tuple[list[RunRow], dict]:
+        """The selected set's runs as runs-table rows (those read before, as read), and the
+        experiment's own cells of each."""
+        paths = [self.view.trace_path(r) for r in self.runs]
+        rows = [self.read.get(p) or row for p, row in zip(paths, listed(self.view.folder, paths))]
+        return rows, {p: experiment_cells(r) for p, r in zip(paths, self.runs)}
+
     def show_runs(self) -> None:
-        table = self.query_one("#experiment-runs", DataTable)
-        table.clear()
-        for row in self.runs:
-            table.add_row(*run_cells(row, row["trace"] in self.marked), key=row["trace"])
+        table = self.query_one(RunsTable)
+        self.read.update((p, r) for p, r in table.rows.items() if r.read)
+        table.replace_rows(*self._rows())
+        table.border_title = self._runs_title()
+
+    def _runs_title(self) -> str:
         label = (self.view.summaries[self.selected].label if self.view.summaries else "")
-        table.border_title = f"runs of {label}"
+        return f"runs of {label}"
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -97,55 +99,25 @@ class ExperimentScreen(Screen):
             self.selected = event.cursor_row
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter: on a set, go to its runs; on a run, open its trace on the main screen."""
-        event.stop()
+        """Enter on a set: go to its runs."""
         if event.data_table.id == "experiment-sets":
-            self.query_one("#experiment-runs", DataTable).focus()
-        elif self.runs:
-            self.app.open_trace(self.view.trace_path(self.runs[event.cursor_row]))
+            event.stop()
+            self.query_one(RunsTable).table.focus()
 
-    # --- comparing two runs --------------------------------------------------------------------
-    def highlighted_run(self) -> dict | None:
-        table = self.query_one("#experiment-runs", DataTable)
-        runs = self.runs
-        return runs[table.cursor_row] if runs and 0 <= table.cursor_row < len(runs) else None
+    def on_runs_table_open(self, event: RunsTable.Open) -> None:
+        event.stop()
+        self.app.open_trace(event.path)
 
-    def action_mark(self) -> None:
-        row = self.highlighted_run()
-        if row is None:
-            return
-        name = row["trace"]
-        if name in self.marked:
-            self.marked.remove(name)
-        else:
-            self.marked.append(name)
-        if len(self.marked) == 2:
-            a, b = self.marked
-            self.marked = []
-            self.app.compare(self.view.folder / a, self.view.folder / b, a, b)
-        self.refresh_marks()
-
-    def action_unmark(self) -> None:
-        self.marked = []
-        self.refresh_marks()
-
-    def refresh_marks(self) -> None:
-        table = self.query_one("#experiment-runs", DataTable)
-        for row in self.runs:
-            table.update_cell(row["trace"], table.ordered_columns[0].key,
-                              Text(MARKED if row["trace"] in self.marked else "", "bold yellow"))
+    def on_runs_table_compare(self, event: RunsTable.Compare) -> None:
+        event.stop()
+        self.app.compare(event.a, event.b, event.a.name, event.b.name)
 
 
-def run_cells(row: dict, marked: bool) -> list[Text]:
+def experiment_cells(row: dict) -> list[Text]:
+    """repeat, seed, success, answer: what the experiment recorded of a run."""
     ok = row["success"]
-    return [Text(MARKED if marked else "", "bold yellow"),
-            Text(str(row["repeat"] + 1), justify="right"), Text(str(row["seed"]), justify="right"),
-            literal(row["outcome"], "green" if row["outcome"] == "returned" else "red"),
-            Text("yes" if ok else "no", "green" if ok else "red"),
-            Text(str(row["turns"]), justify="right"),
-            Text(f"{row['input_tokens']:,}", justify="right"),
-            Text(cost_text(row.get("cost")), justify="right"),
-            literal(answer_text(row))]
+    return [Text(str(row["repeat"] + 1), justify="right"), Text(str(row["seed"]), justify="right"),
+            Text("yes" if ok else "no", "green" if ok else "red"), literal(answer_text(row))]
 
 
 def answer_text(row: dict) -> str:

@@ -16,6 +16,7 @@ from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.experiment_screen import ExperimentScreen
 from ptc_tui.view.experiment import ExperimentView
+from ptc_tui.widgets.runs_table import RunsTable
 from sample_traces import HERE
 from tests.app.conftest import settle
 
@@ -46,12 +47,19 @@ async def ready(pilot) -> None:
     for key in KEYS:
         await pilot.press(key)
         await pilot.pause()
+    await settle(pilot.app, pilot)               # the runs of the set shown are read
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 
 def cells(table: DataTable, row: int) -> list[str]:
     return [getattr(c, "plain", str(c)) for c in table.get_row_at(row)]
+
+
+def run_cells(table: DataTable, row: int) -> dict[str, str]:
+    """A row of the runs table by column name."""
+    names = [str(c.key.value).removeprefix("extra:") for c in table.ordered_columns]
+    return dict(zip(names, cells(table, row)))
 
 
 def test_snapshot(folder, snap_compare):
@@ -72,12 +80,20 @@ async def test_state_shown_in_the_snapshot(folder, notified):
         assert [cells(sets, i) for i in range(sets.row_count)] == [list(r) for r in view.set_rows()]
         assert cells(sets, 0)[:4] == ["1", "full", "4", "100%"]
         assert cells(sets, 1)[:4] == ["2", "coalesced println_limit=5", "4", "0%"]
-        runs = screen.query_one("#experiment-runs", DataTable)
-        assert runs.border_title == "runs of coalesced println_limit=5"
+        runs_table = screen.query_one("#experiment-runs", RunsTable)
+        assert runs_table.border_title == "runs of coalesced println_limit=5"
+        assert runs_table.complete
+        runs = runs_table.table
         rows = view.runs_of(1)
-        assert runs.row_count == 4 and [cells(runs, i)[1] for i in range(4)] == ["1", "2", "3", "4"]
-        assert [cells(runs, i)[4] for i in range(4)] == ["no"] * 4
-        assert cells(runs, 0)[2] == str(rows[0]["seed"])
+        shown = [run_cells(runs, i) for i in range(runs.row_count)]
+        assert [r["repeat"] for r in shown] == ["1", "2", "3", "4"]
+        assert [r["success"] for r in shown] == ["no"] * 4
+        assert shown[0]["seed"] == str(rows[0]["seed"])
+        for row, cell in zip(rows, shown):       # the runs table's columns, read from the traces
+            assert cell["file"] == row["trace"] and cell["turns"] == str(row["turns"])
+            words = {"max_turns_exceeded": "out of turns"}      # as the main screen says it
+            assert cell["outcome"].startswith(words.get(row["outcome"], row["outcome"]))
+            assert cell["agent"] == "stock-survey"
         chart = str(screen.query_one("#experiment-chart", Static).content)
         assert chart == "\n".join(view.chart())
         assert chart.splitlines()[0].startswith("100% │") and "1" in chart.splitlines()[0]
@@ -101,7 +117,8 @@ async def test_enter_opens_a_run_and_escape_comes_back(folder):
         await ready(pilot)
         screen = app.screen
         await pilot.press("enter")                           # a set: go to its runs
-        assert screen.focused.id == "experiment-runs"
+        runs = screen.query_one(RunsTable)
+        assert screen.focused is runs.table
         await pilot.press("down", "enter")
         await settle(app, pilot)
         trace_screen = app.screen
@@ -112,7 +129,7 @@ async def test_enter_opens_a_run_and_escape_comes_back(folder):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and screen.selected == 1
-        assert screen.query_one("#experiment-runs", DataTable).cursor_row == 1
+        assert runs.table.cursor_row == 1
 
 
 @pytest.mark.anyio
@@ -121,13 +138,14 @@ async def test_two_marked_runs_are_compared(folder):
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         screen = app.screen
+        runs = screen.query_one(RunsTable)
         await pilot.press("tab", "space")
-        assert screen.marked == [ExperimentView.of(folder).runs_of(1)[0]["trace"]]
-        assert cells(screen.query_one("#experiment-runs", DataTable), 0)[0] == "●"
+        assert runs.marked == [folder / ExperimentView.of(folder).runs_of(1)[0]["trace"]]
+        assert cells(runs.table, 0)[0] == "●"
         await pilot.press("shift+tab", "up", "tab", "space")          # a run of `full`
         await settle(app, pilot)
         compare = app.screen
-        assert isinstance(compare, CompareScreen) and screen.marked == []
+        assert isinstance(compare, CompareScreen) and runs.marked == []
         view = ExperimentView.of(folder)
         assert compare.comparison.a.name == view.runs_of(1)[0]["trace"]
         assert compare.comparison.b.name == view.runs_of(0)[0]["trace"]
@@ -136,11 +154,9 @@ async def test_two_marked_runs_are_compared(folder):
         assert app.screen is screen
 
 
-def test_a_folder_without_experiment_json_is_one_line(tmp_path, capsys):
+def test_a_folder_without_experiment_json_or_traces_is_one_line(tmp_path, capsys):
     assert main([str(tmp_path)]) == 2
-    assert capsys.readouterr().err == (f"ptc-tui: {tmp_path}: a folder without experiment.json "
-                                       "(not an experiment); give a trace file or an "
-                                       "experiment's folder\n")
+    assert capsys.readouterr().err == f"ptc-tui: {tmp_path}: no trace files under this folder\n"
 
 
 def test_a_broken_experiment_json_is_one_line(tmp_path, capsys):
