@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, render_turns
+from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, iter_requests
 from engine.tokens import (CallCost, Price, TokenCounter, TokenEncoding, call_cost, cost,
                            encoding_for_model, price_for)
 from engine.trace import Trace
@@ -108,7 +108,7 @@ def check_strategies(strategies: Sequence[str] | None) -> tuple[str, ...]:
 def turn_tokens(trace: Trace, strategy: str, opts: HistoryOpts,
                 counter: TokenCounter) -> list[int]:
     """Input tokens of each turn's request under `strategy` (what `stats` reports)."""
-    requests = render_turns(strategy, trace.turns, trace.context(), opts)
+    requests = iter_requests(strategy, trace.turns, trace.context(), opts)
     return [counter.count_messages(messages).total for messages, _ in requests]
 
 
