@@ -39,14 +39,16 @@ from ptc_tui.widgets import escape_controls
 # A trace file up to this size is read and checked before the app starts (a few milliseconds),
 # so a broken one is a line on stderr without a screen; a larger one is read by the loader.
 CHECKED_UP_FRONT_BYTES = 4 * 1024 * 1024
+FIRST_SCREEN_TURNS = 60        # turn list rows on a tall terminal: counted before it shows
 
 
 def load_view(path: Path, trace: Trace | None = None) -> TraceView:
-    """The trace at `path` (or `trace`, already read from it) rendered and counted: what the
-    loader thread does, off the UI thread, before a TraceScreen can show it."""
+    """The trace at `path` (or `trace`, already read from it) with the turns of a first screen
+    rendered and counted: what the loader thread does, off the UI thread, before a TraceScreen
+    can show it (the screen counts the others in the background, so a long trace opens as
+    quickly as a short one)."""
     view = TraceView.of(trace if trace is not None else open_trace(path))
-    view.rows()
-    view.calls()
+    view.count_first(FIRST_SCREEN_TURNS)
     return view
 
 
