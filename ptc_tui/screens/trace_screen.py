@@ -166,13 +166,14 @@ class TraceScreen(TraceActions, Screen):
     # a description, else Textual builds one from repr(view): the whole trace
     @work(thread=True, exclusive=True, group="counts", description="count every turn")
     def count_turns(self, view: TraceView) -> None:
-        """Render and count every turn, saying how far it got every COUNTING_NOTE_S."""
+        """Render and count every turn, saying how far it got every COUNTING_NOTE_S; each
+        turn's panes are made once too, so their texts are ready when a key shows the turn."""
         worker = get_current_worker()
         noted = time.monotonic()
-        for i in range(len(view.trace.turns)):
+        for i, turn in enumerate(view.trace.turns):
             if worker.is_cancelled:              # a newer change supersedes this one
                 return
-            view.rendering.count(i), view.full_rendering.count(i), view.call(i)
+            view.rendering.count(i), view.full_rendering.count(i), view.turn(turn.number)
             if time.monotonic() - noted >= COUNTING_NOTE_S:
                 self.post_message(self.Counting(view, i + 1))
                 noted = time.monotonic()

@@ -88,6 +88,8 @@ class Renders:
             encoding_for_model(trace_model(trace)))
         self._cache: dict[tuple, Rendering] = {}
         self.calls: dict = {}               # turn index -> its CallView, made once
+        self.dropped_texts: dict = {}       # what requests left out, as text (dropped_items)
+        self.samples: dict = {}             # memory values' sample texts (memory_rows)
 
     def get(self, opts: HistoryOpts) -> Rendering:
         """The rendering under `opts`; options the strategy does not read share one (so a

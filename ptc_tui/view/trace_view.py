@@ -184,9 +184,10 @@ class TraceView:
         pane = MessagePane(
             tuple(MessageView.of(m, n) for m, n in zip(messages, counts.per_message)),
             counts.total, self.full_rendering.count(i).total,
-            dropped_items(stats, self.turns, self.opts))
+            dropped_items(stats, self.turns, self.opts, self.renders.dropped_texts))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,
-                        memory_rows(self.turns, number, self.opts), self.origin(number),
+                        memory_rows(self.turns, number, self.opts, self.renders.samples),
+                        self.origin(number),
                         self._request_note(number), reply_view(t.raw_response),
                         self.call(i), self.what_if)
 
