@@ -26,8 +26,12 @@ from ptc_tui.view.tokens import cost_text
 from ptc_tui.widgets.literal import literal
 
 MARKED = "●"
+# Fixed widths, as the cells are filled in after the table is drawn (the file column fits its
+# names, known at once).
+WIDTHS = {"mission": 32, "agent": 14, "LLM": 20, "saved": 16, "outcome": 16, "turns": 5,
+          "input tokens": 12, "full tokens": 11, "cost": 9}
 POST_EVERY_S = 0.1           # the worker sends what it read at most this often
-MISSION_CHARS = 40
+MISSION_CHARS = 32
 ERROR_CHARS = 120
 
 
@@ -104,7 +108,7 @@ class RunsTable(Vertical):
         for name in self.extra_columns:
             table.add_column(name, key=f"extra:{name}")
         for name in COLUMNS:
-            table.add_column(name, key=name)
+            table.add_column(name, key=name, width=WIDTHS.get(name))
         self._start()
 
     def replace_rows(self, rows: Sequence[RunRow],
