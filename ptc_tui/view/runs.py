@@ -147,8 +147,8 @@ def upstream_report_status(path: Path) -> str | None:
 
 # --- sorting and filtering --------------------------------------------------------------------
 
-COLUMNS = ("mission", "agent", "LLM", "saved", "outcome", "turns", "input tokens",
-           "full tokens", "cost", "file")
+COLUMNS = ("mission", "file", "agent", "LLM", "saved", "outcome", "turns", "input tokens",
+           "full tokens", "cost")     # the file second: on 160 columns the last is cut
 NUMERIC = {"turns", "input tokens", "full tokens", "cost"}
 _FIELDS = {"mission": "mission", "agent": "agent", "LLM": "llm", "saved": "saved",
            "outcome": "outcome", "turns": "turns", "input tokens": "tokens",

@@ -289,18 +289,18 @@ class RunsTable(Vertical):
 
 
 def run_cells(row: RunRow) -> list[Text]:
-    """mission, agent, LLM, saved, outcome, turns, input tokens, full tokens, cost, file; a
-    file that could not be read says why where its mission would be."""
+    """The cells of COLUMNS, in order; a file that could not be read says why where its
+    mission would be."""
+    file = literal(row.file, "cyan")
     if row.error is not None:
-        return [literal(row.error[:ERROR_CHARS], "red"), Text(""), Text(""), Text(""),
-                Text("unreadable", "red"), Text(""), Text(""), Text(""), Text(""),
-                literal(row.file, "cyan")]
+        return [literal(row.error[:ERROR_CHARS], "red"), file, Text(""), Text(""), Text(""),
+                Text("unreadable", "red"), Text(""), Text(""), Text(""), Text("")]
 
     def number(value) -> Text:
         return Text("" if value is None else f"{value:,}", justify="right")
     outcome = literal(row.outcome, "green" if row.outcome.startswith("returned") else
                       "yellow" if row.outcome in ("running", "") else "red")
     cost = Text(cost_text(row.cost) if row.read else "", justify="right")
-    return [literal(row.mission[:MISSION_CHARS]), literal(row.agent), literal(row.llm),
+    return [literal(row.mission[:MISSION_CHARS]), file, literal(row.agent), literal(row.llm),
             literal(row.saved[:16].replace("T", " ")), outcome, number(row.turns),
-            number(row.tokens), number(row.full_tokens), cost, literal(row.file, "cyan")]
+            number(row.tokens), number(row.full_tokens), cost]
