@@ -29,26 +29,31 @@ from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.loading_screen import LoadingScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.screens.pane_layout import PaneLayout
+from ptc_tui.screens.runs_screen import RunsScreen
 from ptc_tui.signals import SIGNALS
 from ptc_tui.view import TraceView
 from ptc_tui.view.compare import Comparison
+from ptc_tui.experiments.record import FILE_NAME as EXPERIMENT_FILE
 from ptc_tui.view.experiment import ExperimentView
+from ptc_tui.view.runs import find_runs, listed
 from ptc_tui.widgets import escape_controls
 
 # A trace file up to this size is read and checked before the app starts (a few milliseconds),
 # so a broken one is a line on stderr without a screen; a larger one is read by the loader.
 CHECKED_UP_FRONT_BYTES = 4 * 1024 * 1024
+FIRST_SCREEN_TURNS = 60        # turn list rows on a tall terminal: counted before it shows
 
 
 def load_view(path: Path, trace: Trace | None = None, options: dict | None = None) -> TraceView:
-    """The trace at `path` (or `trace`, already read from it) rendered and counted, under its
-    recorded options changed by `options` (the config file's): what the loader thread does, off
-    the UI thread, before a TraceScreen can show it."""
+    """The trace at `path` (or `trace`, already read from it) under its recorded options changed
+    by `options` (the config file's), with the turns of a first screen rendered and counted:
+    what the loader thread does, off the UI thread, before a TraceScreen can show it (the
+    screen counts the others in the background, so a long trace opens as quickly as a short
+    one)."""
     view = TraceView.of(trace if trace is not None else open_trace(path))
     if options:
         view = view.with_options(**options)
-    view.rows()
-    view.calls()
+    view.count_first(FIRST_SCREEN_TURNS)
     return view
 
 
@@ -71,14 +76,14 @@ class PtcApp(WhatIf, App):
         Binding("ctrl+o", "open", "Open", id="app.open", show=False),
         Binding("ctrl+e", "samples", "Samples", id="app.samples", show=False),
         # only while a run or comparison is shown over an experiment (see check_action)
-        Binding("escape", "back_to_experiment", "Back to the experiment", show=False),
+        Binding("escape", "back_to_experiment", "Back to the list", show=False),
     ]
 
     def __init__(self, trace_path: str | Path | None = None, *,
                  session: Session | None = None, save_path: str | Path | None = None,
                  compare: tuple[Path, Path] | None = None,
                  experiment: ExperimentView | None = None, live_experiment=None,
-                 spans=None, config: Config | None = None) -> None:
+                 spans=None, config: Config | None = None, runs: Path | None = None) -> None:
         """Open the trace at `trace_path` (a file that cannot be read, or a small broken one,
         raises TraceError before the app starts; a larger one is read once the app shows
         "loading", and a failure then ends the app with return code 2 and `error_line`), step
@@ -86,7 +91,8 @@ class PtcApp(WhatIf, App):
         of `compare`, or show `experiment` (filling in as `live_experiment`, an
         experiments.runner.InBackground, makes its runs). `spans` (a SpanStream) shows its
         warning here. `config` (the config file's settings) gives the theme, the keys, and the
-        options and price model a trace opens with."""
+        options and price model a trace opens with. `runs`: every trace under that folder
+        (a folder without any raises TraceError)."""
         super().__init__()
         self.live_experiment = live_experiment
         self.spans = spans
@@ -96,6 +102,10 @@ class PtcApp(WhatIf, App):
         if self.config.keys:
             self.set_keymap(self.config.keys)
         self.experiment = experiment
+        self.runs_folder = Path(runs) if runs is not None else None
+        self._runs = listed(self.runs_folder, find_runs(self.runs_folder)) if runs else None
+        if self._runs == []:
+            raise TraceError(f"{runs}: no trace files under this folder")
         self.session = session
         self.save_path = Path(save_path) if save_path is not None else None
         self.stopped_by: str | None = None     # the signal that ended the app, if one did
@@ -124,6 +134,9 @@ class PtcApp(WhatIf, App):
         if self.experiment is not None:
             self.sub_title = f"experiment: {self.experiment.folder.name}"
             self.push_screen(ExperimentScreen(self.experiment, live=self.live_experiment))
+        elif self._runs is not None:
+            self.sub_title = f"runs: {self.runs_folder.name}"
+            self.push_screen(RunsScreen(self.runs_folder, self._runs))
         elif self._comparison is not None:
             self.sub_title = "compare"
             self.push_screen(CompareScreen(self._comparison))
@@ -229,16 +242,18 @@ class PtcApp(WhatIf, App):
         return True
 
     def _over_experiment(self) -> bool:
-        """Whether a run (or anything but a dialog) is shown over the experiment screen."""
+        """Whether a run (or anything but a dialog) is shown over the experiment screen or
+        the runs screen."""
         stack = self.screen_stack
-        return (len(stack) > 2 and isinstance(stack[1], ExperimentScreen)
+        return (len(stack) > 2 and isinstance(stack[1], (ExperimentScreen, RunsScreen))
                 and isinstance(self.screen, (TraceScreen, LoadingScreen)))
 
     def action_back_to_experiment(self) -> None:
         """Escape on a run opened from the experiment screen: back to the experiment."""
         while self._over_experiment():
             self.pop_screen()
-        self.sub_title = f"experiment: {self.experiment.folder.name}"
+        self.sub_title = (f"experiment: {self.experiment.folder.name}" if self.experiment
+                          else f"runs: {self.runs_folder.name}")
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -307,7 +322,7 @@ def _help(binding: Binding, keys: str) -> str:
 def run_app(path=None, session: Session | None = None, save_path=None,
             compare: tuple[Path, Path] | None = None,
             experiment: ExperimentView | None = None, live_experiment=None,
-            spans=None, config: Config | None = None) -> int:
+            spans=None, config: Config | None = None, runs: Path | None = None) -> int:
     """Open the trace at `path`, step `session` live (saving it to `save_path` after every
     turn), compare two trace files, or show an experiment; 0 once the user quits, 2 (and a message) for a trace
     file that cannot be read, 128 + the signal's number when a signal ended it (its live run
@@ -318,7 +333,7 @@ def run_app(path=None, session: Session | None = None, save_path=None,
             config.check_keys(app_bindings())
         app = PtcApp(path, session=session, save_path=save_path, compare=compare,
                      experiment=experiment, live_experiment=live_experiment, spans=spans,
-                     config=config)
+                     config=config, runs=runs)
     except (TraceError, ConfigError) as e:
         print(f"ptc-tui: {one_line(str(e))}", file=sys.stderr)
         return 2
@@ -333,6 +348,15 @@ def run_app(path=None, session: Session | None = None, save_path=None,
         _tell(f"stopped by {app.stopped_by}" +
               (f"; {app.saved_on_signal}" if app.saved_on_signal else ""))
     return app.return_code or 0
+
+
+def open_directory(folder: Path, config: Config | None = None) -> int:
+    """`ptc-tui DIR`: the experiment screen for a folder holding an experiment, else the runs
+    screen of every trace under it."""
+    folder = Path(folder)
+    if (folder / EXPERIMENT_FILE).exists():
+        return run_app(experiment=ExperimentView.of(folder), config=config)
+    return run_app(runs=folder, config=config)
 
 
 def _tell(line: str) -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 from textual import work
 
 from engine.agent import Session
-from engine.trace import Trace, TraceError, load_trace
+from engine.agent.open_trace import open_trace
+from engine.trace import Trace, TraceError
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.open_dialog import OpenDialog
@@ -50,7 +51,7 @@ class WhatIf:
     @work(thread=True, exclusive=True, group="compare", description="compare two traces")
     def _compare(self, a, b, a_name: str, b_name: str) -> None:
         try:
-            traces = [load_trace(t) if isinstance(t, Path) else t for t in (a, b)]
+            traces = [open_trace(t) if isinstance(t, Path) else t for t in (a, b)]
             comparison = Comparison.of(*traces, a_name, b_name)
         except TraceError as e:
             self.call_from_thread(self.notify, escape_controls(str(e)), title="cannot compare",

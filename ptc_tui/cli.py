@@ -30,7 +30,6 @@ from ptc_tui.commands.common import CommandError
 from ptc_tui.commands.examples import HelpFormatter, epilog
 from ptc_tui.commands.output import Output, for_stdout
 from ptc_tui.config import Config, ConfigError, apply_defaults, load_config
-from ptc_tui.experiments.record import FILE_NAME
 from sample_traces import HERE as SAMPLES
 
 MAX_SOURCE_BYTES = 16 * 1024 * 1024       # a program, not a data set
@@ -159,15 +158,10 @@ def open_path(path: str, config: Config, commands=()) -> int:
 
 
 def open_directory(folder: Path, config: Config) -> int:
-    """`ptc-tui DIR`: the app on a folder. For now only an experiment's folder (holding
-    experiment.json) opens, on the experiment screen; the runs browser will open any other."""
-    if not (folder / FILE_NAME).exists():
-        raise CommandError(f"{folder}: a folder without {FILE_NAME} (not an experiment); "
-                           "give a trace file or an experiment's folder")
-    from ptc_tui.app import run_app              # Textual loads only for the app
-    from ptc_tui.view.experiment import ExperimentView
-    view = ExperimentView.of(folder)
-    return run_app(experiment=view, config=config)
+    """`ptc-tui DIR`: the experiment screen for a folder holding an experiment, else the runs
+    screen of every trace under it."""
+    from ptc_tui.app import open_directory as open_in_app     # Textual loads only for the app
+    return open_in_app(folder, config)
 
 
 def _silence_stdout() -> None:

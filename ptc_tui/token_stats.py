@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, render_turns
+from engine.history import STRATEGIES, HistoryOpts, Turn, Usage, iter_requests, render_turns
 from engine.llm import MODEL_PROVIDERS
 from engine.tokens import (CachePolicy, CacheSplit, CallCost, MessageCounts, Price, TokenCounter,
                            TokenEncoding, cache_policy, cache_prices, cache_splits, call_cost,
@@ -180,6 +180,13 @@ def check_strategies(strategies: Sequence[str] | None) -> tuple[str, ...]:
         if s not in STRATEGIES:
             raise ValueError(f"unknown history strategy {s!r}; known: {', '.join(strategy_order())}")
     return tuple(dict.fromkeys(strategies))
+
+
+def turn_tokens(trace: Trace, strategy: str, opts: HistoryOpts,
+                counter: TokenCounter) -> list[int]:
+    """Input tokens of each turn's request under `strategy` (what `stats` reports)."""
+    requests = iter_requests(strategy, trace.turns, trace.context(), opts)
+    return [counter.count_messages(messages).total for messages, _ in requests]
 
 
 def token_stats(trace: Trace, strategies: Sequence[str] | None = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from engine.history.context import RenderContext
 from engine.history.opts import HistoryOpts
@@ -26,14 +26,21 @@ def render_turns(strategy: str, turns: Sequence[Turn], context: RenderContext,
     """The request of every turn of a run: element i is what turn i + 1 was (or would have
     been) sent. One pass over the turns, each added once to the strategy's
     accumulated state."""
+    return list(iter_requests(strategy, turns, context, opts, initial_memory))
+
+
+def iter_requests(strategy: str, turns: Iterable[Turn], context: RenderContext,
+                  opts: HistoryOpts | None = None,
+                  initial_memory: Mapping | None = None
+                  ) -> Iterator[tuple[list[dict], RenderStats]]:
+    """render_turns one request at a time, so a caller that only counts them never holds
+    every request of a long run at once."""
     renderer = _renderer(strategy, context, opts)
     memory = initial_memory if initial_memory is not None else {}
-    requests = []
     for turn in turns:
-        requests.append(renderer.render(memory))
+        yield renderer.render(memory)
         renderer.add(turn)
         memory = turn.memory
-    return requests
 
 
 def _renderer(strategy: str, context: RenderContext, opts: HistoryOpts | None):

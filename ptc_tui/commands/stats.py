@@ -5,12 +5,14 @@ requests as sent) or what-if; and the recorded LLM calls priced part by part."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from engine.tokens import CallCost, TokenCounter, total_cost
 from engine.trace import Trace
 from ptc_tui.commands.common import (call_json, call_text, changed_options, print_json,
                                      add_limit_options, overrides, percent, read_trace,
-                                     strategy_name, tokens, usd)
+                                     strategy_name, tokens, usd, whole_number)
+from ptc_tui.commands import stats_dir
 from ptc_tui.commands.output import Column, Output
 from ptc_tui.token_stats import (BASELINE, TokenStats, run_costs, saving_percent, stats_json,
                                  token_stats)
@@ -20,7 +22,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("stats", help="input tokens per turn under each history strategy, "
                                      "recorded or what-if",
                        description=__doc__)
-    p.add_argument("trace", metavar="TRACE")
+    p.add_argument("trace", metavar="TRACE",
+                   help="a trace file, or a folder: every trace under it, aggregated")
     p.add_argument("--strategy", type=strategy_name, action="extend", nargs="+", metavar="S",
                    help="strategies to count (default: all four)")
     add_limit_options(p)
@@ -29,10 +32,14 @@ def add_parser(sub) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="costs without the provider's prompt caching (as before it was modelled)")
     p.add_argument("--json", action="store_true", help="one JSON document for machines")
+    p.add_argument("--jobs", type=whole_number, default=stats_dir.default_jobs(), metavar="J",
+                   help="for a folder: files read at once, in processes (default: %(default)s)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
+    if os.path.isdir(args.trace):
+        return stats_dir.run(args, out)
     trace = read_trace(args.trace)
     caching = not args.no_cache
     stats = token_stats(trace, args.strategy, overrides(args), args.model, caching=caching)

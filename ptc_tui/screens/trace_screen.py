@@ -3,6 +3,7 @@ The screen owns the view (strategy and limits) and the selected turn; widgets bi
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Select
+from textual.widgets import Footer, ProgressBar, Select
 from textual.worker import get_current_worker
 
 from engine.trace import Trace
@@ -33,6 +34,7 @@ from ptc_tui.widgets.memory_panel import MemoryPane
 from ptc_tui.widgets.options_panel import OptionsPanel
 
 STRATEGY_CYCLE = strategy_order()        # `s` goes round them; `full` is the baseline
+COUNTING_NOTE_S = 0.2                    # how often the count of every turn says how far it is
 
 
 class TraceScreen(PaneLayoutActions, TraceActions, Screen):
@@ -94,6 +96,12 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         rows: tuple[TurnRow, ...]
         header: Header
 
+    @dataclass
+    class Counting(Message):
+        """`done` of `view`'s turns are counted so far."""
+        view: TraceView
+        done: int
+
     view: reactive[TraceView | None] = reactive(None, init=False)
     turn: reactive[int] = reactive(1, init=False)
     current: reactive[TurnView | None] = reactive(None, init=False)
@@ -118,11 +126,16 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         numbers = view.turns
         self.set_reactive(TraceScreen.turn, min(numbers) if numbers else 0)
         self.set_reactive(TraceScreen.current, self._turn_view())
-        self.set_reactive(TraceScreen.turn_rows, self.shown_rows(view.rows()))
-        self.set_reactive(TraceScreen.header_info, self.shown_header(view.header()))
+        counted = view.all_counted          # else counted in the background once mounted
+        self.set_reactive(TraceScreen.turn_rows, self.shown_rows(
+            view.rows() if counted else view.rows_so_far()))
+        self.set_reactive(TraceScreen.header_info, self.shown_header(
+            view.header() if counted else view.header_so_far()))
 
     def compose(self) -> ComposeResult:
         yield TraceHeader().data_bind(TraceScreen.header_info)
+        yield ProgressBar(total=max(1, len(self.view.trace.turns)), show_eta=False,
+                          id="counting")
         with Horizontal(id="body"):
             yield TurnList(id="turn-list").data_bind(TraceScreen.turn_rows, TraceScreen.turn)
             with Horizontal(id="panes"):
@@ -134,6 +147,10 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
                     yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
             yield OptionsPanel(self.view.opts, id="options")
         yield Footer(id="footer", compact=True)
+
+    def on_mount(self) -> None:
+        if not self.view.all_counted:
+            self.count_turns(self.view)
 
     # --- state ------------------------------------------------------------------------------
     @property
@@ -157,22 +174,36 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         self.current = self._turn_view()
         if self.is_mounted:
             self.query_one(OptionsPanel).show_opts(view.opts)
+            self.query_one("#counting", ProgressBar).update(progress=0)
         self.count_turns(view)
 
     # a description, else Textual builds one from repr(view): the whole trace
     @work(thread=True, exclusive=True, group="counts", description="count every turn")
     def count_turns(self, view: TraceView) -> None:
+        """Render and count every turn, saying how far it got every COUNTING_NOTE_S; each
+        turn's panes are made once too, so their texts are ready when a key shows the turn."""
         worker = get_current_worker()
-        for i in range(len(view.trace.turns)):
+        noted = time.monotonic()
+        for i, turn in enumerate(view.trace.turns):
             if worker.is_cancelled:              # a newer change supersedes this one
                 return
-            view.rendering.count(i), view.full_rendering.count(i)
+            view.rendering.count(i), view.full_rendering.count(i), view.turn(turn.number)
+            if time.monotonic() - noted >= COUNTING_NOTE_S:
+                self.post_message(self.Counting(view, i + 1))
+                noted = time.monotonic()
         self.post_message(self.Counted(view, view.rows(), view.header()))
+
+    def on_trace_screen_counting(self, event: Counting) -> None:
+        if event.view is self.view:
+            bar = self.query_one("#counting", ProgressBar)
+            bar.update(progress=event.done)
+            bar.display = True
 
     def on_trace_screen_counted(self, event: Counted) -> None:
         if event.view is self.view:              # not a view already replaced by another
             self.turn_rows = self.shown_rows(event.rows)
             self.header_info = self.shown_header(event.header)
+            self.query_one("#counting", ProgressBar).display = False
 
     def shown_rows(self, rows: tuple[TurnRow, ...]) -> tuple[TurnRow, ...]:
         """The turn list's rows: the view's (a live run adds a failed call's)."""

@@ -26,12 +26,25 @@ def one_line(text: str, limit: int = LINE_CHARS) -> str:
     return first[:limit] + ("…" if cut else "")
 
 
-def dropped_items(stats: RenderStats, turns: Mapping[int, Turn],
-                  opts: HistoryOpts) -> tuple[Dropped, ...]:
-    """Every item `stats` says the request left out, oldest first within each kind."""
+def dropped_items(stats: RenderStats, turns: Mapping[int, Turn], opts: HistoryOpts,
+                  texts: dict | None = None) -> tuple[Dropped, ...]:
+    """Every item `stats` says the request left out, oldest first within each kind. `texts`
+    keeps each call's and result's text between calls (a late turn of a long run leaves out
+    hundreds of the same items its predecessors did)."""
+    texts = {} if texts is None else texts
+
     def call(ref: CallRef) -> str:
-        return turns[ref.turn].tool_calls[ref.index].call_text(opts.args_limit,
-                                                               opts.args_printable_limit)
+        key = ("call", ref, opts.args_limit, opts.args_printable_limit)
+        if key not in texts:
+            texts[key] = turns[ref.turn].tool_calls[ref.index].call_text(
+                opts.args_limit, opts.args_printable_limit)
+        return texts[key]
+
+    def result(ref: CallRef) -> str:
+        key = ("result", ref, opts.sample_limit, opts.sample_printable_limit)
+        if key not in texts:
+            texts[key] = one_line(_result(turns[ref.turn].tool_calls[ref.index].result, opts))
+        return texts[key]
     items = [Dropped("tool_call", r.turn, f"turn {r.turn}: {call(r)}")
              for r in stats.tool_calls_dropped]
     items += [Dropped("print", r.turn,
@@ -41,8 +54,7 @@ def dropped_items(stats: RenderStats, turns: Mapping[int, Turn],
                       + _error_suffix(turns[n])) for n in stats.failed_turns_collapsed]
     items += [Dropped("sample", None, f"{name}: shown without a sample")
               for name in stats.samples_omitted]
-    items += [Dropped("unseen_result", r.turn, f"turn {r.turn}: {call(r)} → "
-                      f"{one_line(_result(turns[r.turn].tool_calls[r.index].result, opts))}"
+    items += [Dropped("unseen_result", r.turn, f"turn {r.turn}: {call(r)} → {result(r)}"
                       " (result not seen)") for r in stats.results_unseen]
     items += [Dropped("turn", n, f"turn {n}: left out by compaction") for n in stats.turns_dropped]
     return tuple(items)

@@ -129,9 +129,20 @@ def program_pane(turn: Turn, opts: HistoryOpts) -> ProgramPane:
                        value_text(turn.result) if ran else None, turn.signal)
 
 
-def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts) -> tuple[MemoryRow, ...]:
+def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
+                samples: dict | None = None) -> tuple[MemoryRow, ...]:
     """The memory after turn `number`; a failed turn's definitions were rolled back, so only
-    turns without an error count as defining a name."""
+    turns without an error count as defining a name. `samples` keeps each value's sample text
+    between calls (the turns of a run share most of their memory's values)."""
+    samples = {} if samples is None else samples
+
+    def sample(value) -> str | None:
+        key = (id(value), opts.sample_limit, opts.sample_printable_limit)
+        kept = samples.get(key)
+        if kept is None or kept[0] is not value:
+            kept = samples[key] = (value, sample_text(value, opts.sample_limit,
+                                                      opts.sample_printable_limit))
+        return kept[1]
     defined: dict[str, list[int]] = {}
     docs: dict[str, str | None] = {}
     for n in sorted(k for k in turns if k <= number):
@@ -145,7 +156,7 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts) -> tu
     for name, value in turns[number].memory.items():
         by = defined.get(name, [])
         rows.append(MemoryRow(name, type_of(value),
-                              sample_text(value, opts.sample_limit, opts.sample_printable_limit),
+                              sample(value),
                               docs.get(name), by[-1] if by else None, bool(by) and by[-1] == number,
                               clipped(pretty(value)), tuple(by[:-1])))
     return tuple(rows)

@@ -4,23 +4,58 @@ so that switching a strategy or a limit back is free, with one token counter for
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from engine.history import STRATEGIES, HistoryOpts, RenderStats, render_turns
+from engine.history import STRATEGIES, HistoryOpts, RenderStats, iter_requests
 from engine.tokens import MessageCounts, TokenCounter, encoding_for_model
 from engine.trace import Trace
 from ptc_tui.token_stats import trace_model
+
+
+class Requests(Sequence):
+    """The requests of every turn (element i: turn i + 1's messages and RenderStats), rendered
+    in order only as far as they are asked for: the first screen of a long trace renders one.
+    The app's counting thread and its UI thread may both ask; a lock keeps one rendering."""
+
+    def __init__(self, source: Iterator, length: int):
+        self._source, self._length = source, length
+        self._done: list[tuple[tuple[dict, ...], RenderStats]] = []
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._length))]
+        if i < 0:
+            i += self._length
+        if not 0 <= i < self._length:
+            raise IndexError(i)
+        if i >= len(self._done):
+            with self._lock:
+                while len(self._done) <= i:
+                    messages, stats = next(self._source)
+                    self._done.append((tuple(messages), stats))
+        return self._done[i]
+
+    @property
+    def rendered(self) -> int:
+        """How many requests are rendered so far."""
+        return len(self._done)
 
 
 @dataclass(frozen=True)
 class Rendering:
     """What every turn was (or would have been) sent under `opts` (its strategy included; other
     options that only differ where the strategy does not look render the same).
-    Requests are rendered at once; token counts are taken turn by turn as they are asked for,
-    so the selected turn can be shown before the whole trace is counted."""
+    Requests are rendered, and their tokens counted, turn by turn as they are asked for, so
+    the selected turn can be shown before the whole trace is rendered and counted."""
 
     opts: HistoryOpts
-    requests: tuple[tuple[tuple[dict, ...], RenderStats], ...]   # element i: turn i + 1
+    requests: Requests
     counter: TokenCounter = field(repr=False, compare=False)
     _counts: dict[int, MessageCounts] = field(default_factory=dict, repr=False, compare=False)
 
@@ -30,6 +65,10 @@ class Rendering:
         if counts is None:
             counts = self._counts[i] = self.counter.count_messages(self.requests[i][0])
         return counts
+
+    def counted(self, i: int) -> MessageCounts | None:
+        """The counts of request `i` if they are taken already, else None (nothing is done)."""
+        return self._counts.get(i)
 
     @property
     def counts(self) -> tuple[MessageCounts, ...]:
@@ -48,7 +87,9 @@ class Renders:
         self.counter = counter if counter is not None else TokenCounter(
             encoding_for_model(trace_model(trace)))
         self._cache: dict[tuple, Rendering] = {}
-        self.calls: tuple | None = None     # every turn's CallView, made once (TraceView.calls)
+        self.calls: dict = {}               # turn index -> its CallView, made once
+        self.dropped_texts: dict = {}       # what requests left out, as text (dropped_items)
+        self.samples: dict = {}             # memory values' sample texts (memory_rows)
 
     def get(self, opts: HistoryOpts) -> Rendering:
         """The rendering under `opts`; options the strategy does not read share one (so a
@@ -57,13 +98,12 @@ class Renders:
         cached = self._cache.get(key)
         if cached is None:
             if self.trace.upstream is not None and opts == self.trace.agent.history:
-                requests = self.recorded()
+                requests = iter(self.recorded())
             else:
-                requests = render_turns(opts.strategy, self.trace.turns, self.trace.context(),
-                                        opts)
+                requests = iter_requests(opts.strategy, self.trace.turns, self.trace.context(),
+                                         opts)
             cached = self._cache[key] = Rendering(
-                opts, tuple((tuple(messages), stats) for messages, stats in requests),
-                self.counter)
+                opts, Requests(requests, len(self.trace.turns)), self.counter)
         return cached
 
     def recorded(self) -> list:

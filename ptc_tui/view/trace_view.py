@@ -13,8 +13,9 @@ from functools import cached_property
 from engine.history import HistoryOpts, Turn
 from engine.lisp import Keyword
 from engine.trace import Trace
-from ptc_tui.token_stats import BASELINE, turn_status
-from ptc_tui.view.calls import CallView, RunTotals, call_views, prices_or_none, run_totals
+from ptc_tui.token_stats import BASELINE, recorded_splits, trace_model, turn_status
+from ptc_tui.view.calls import (CallView, RunTotals, call_view, call_views, prices_or_none,
+                                run_totals)
 from ptc_tui.view.dropped import dropped_items
 from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane,
                                 memory_rows, program_pane)
@@ -28,8 +29,8 @@ FAILED = ("error", "fail", "no_code")
 class TurnRow:
     number: int
     status: str               # ok, error, return, fail, no_code
-    tokens: int               # input tokens under the current strategy
-    full_tokens: int          # under `full`
+    tokens: int | None        # input tokens under the current strategy (None: not counted yet)
+    full_tokens: int | None   # under `full`
     origin: str = ""          # in a fork: "parent" (taken over as recorded) or "fork" (what-if)
     what_if: bool = False     # `tokens` counts a request under other options than the recorded
 
@@ -57,8 +58,8 @@ class Header:
     outcome: str              # returned / failed: reason / out of turns / running
     strategy: str
     limits: tuple[tuple[str, object], ...]
-    tokens: int
-    full_tokens: int
+    tokens: int | None        # None: the turns are still being counted
+    full_tokens: int | None
     saved: int
     saved_percent: float | None
     fork: str | None = None   # a fork: its parent, and what is recorded and what is what-if
@@ -138,10 +139,35 @@ class TraceView:
         raise KeyError(f"no turn {number}")
 
     def rows(self) -> tuple[TurnRow, ...]:
+        """Every turn's row, every request rendered and counted (slow on a long trace)."""
         counts, full = self.rendering.counts, self.full_rendering.counts
         return tuple(TurnRow(t.number, status(t), counts[i].total, full[i].total,
                              self.origin(t.number), self.what_if)
                      for i, t in enumerate(self.trace.turns))
+
+    def count_first(self, turns: int) -> None:
+        """Render and count the first `turns` turns (their rows, and a first screen's panes)."""
+        for i in range(min(turns, len(self.trace.turns))):
+            self.rendering.count(i), self.full_rendering.count(i), self.call(i)
+
+    @property
+    def all_counted(self) -> bool:
+        """Whether every turn's counts are taken (rows and header then cost nothing)."""
+        rendering, full = self.rendering, self.full_rendering
+        return all(rendering.counted(i) and full.counted(i) and i in self.renders.calls
+                   for i in range(len(self.trace.turns)))
+
+    def rows_so_far(self) -> tuple[TurnRow, ...]:
+        """Every turn's row with the counts taken so far (None for the others): nothing is
+        rendered or counted, so it is quick on a trace of any length."""
+        rendering, full = self.rendering, self.full_rendering
+        rows = []
+        for i, t in enumerate(self.trace.turns):
+            now, baseline = rendering.counted(i), full.counted(i)
+            rows.append(TurnRow(t.number, status(t), now and now.total,
+                                baseline and baseline.total, self.origin(t.number),
+                                self.what_if))
+        return tuple(rows)
 
     def origin(self, number: int) -> str:
         """In a fork, "parent" for a turn taken over as recorded, "fork" for one the fork ran
@@ -159,19 +185,30 @@ class TraceView:
         pane = MessagePane(
             tuple(MessageView.of(m, n) for m, n in zip(messages, counts.per_message)),
             counts.total, self.full_rendering.count(i).total,
-            dropped_items(stats, self.turns, self.opts))
+            dropped_items(stats, self.turns, self.opts, self.renders.dropped_texts))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,
-                        memory_rows(self.turns, number, self.opts), self.origin(number),
+                        memory_rows(self.turns, number, self.opts, self.renders.samples),
+                        self.origin(number),
                         self._request_note(number), reply_view(t.raw_response),
-                        self.calls()[i], self.what_if)
+                        self.call(i), self.what_if)
+
+    def call(self, i: int) -> CallView:
+        """Turn `i`'s (0-based) LLM call as recorded (the same under any options: made once)."""
+        calls = self.renders.calls
+        if i not in calls:         # the cache model needs the requests before it, not after
+            turns = self.trace.turns[:i + 1]
+            split = recorded_splits(turns, self.renders.counter, trace_model(self.trace))[-1]
+            calls[i] = call_view(turns[-1], self.trace, self.renders.counter, prices_or_none(),
+                                 split)
+        return calls[i]
 
     def calls(self) -> tuple[CallView, ...]:
-        """Every turn's LLM call as recorded (the same under any options: made once a trace)."""
-        calls = self.renders.calls
-        if calls is None:
-            prices, counter = prices_or_none(), self.renders.counter
-            calls = self.renders.calls = call_views(self.trace, counter, prices)
-        return calls
+        """Every turn's LLM call as recorded (the same under any options: made once a trace);
+        the cache model splits the recorded requests of the whole run once."""
+        calls, n = self.renders.calls, len(self.trace.turns)
+        if len(calls) < n:
+            calls.update(enumerate(call_views(self.trace, self.renders.counter, prices_or_none())))
+        return tuple(calls[i] for i in range(n))
 
     def _request_note(self, number: int) -> str | None:
         """For a turn a fork took over from a parent run under other history options: the
@@ -186,14 +223,23 @@ class TraceView:
                 "options on screen (a what-if)")
 
     def header(self) -> Header:
-        mission = self.trace.agent.mission.strip()
+        """The header with every total (every turn rendered and counted)."""
         tokens, full = self.rendering.total, self.full_rendering.total
+        return self._header(tokens, full, full - tokens,
+                            100.0 * (full - tokens) / full if full else None,
+                            run_totals(self.calls()) if self.trace.turns else None)
+
+    def header_so_far(self) -> Header:
+        """The header without the totals that need every turn counted (quick at any length)."""
+        return self._header(None, None, 0, None, None)
+
+    def _header(self, tokens, full, saved, saved_percent, totals) -> Header:
+        mission = self.trace.agent.mission.strip()
         recorded = self.recorded_opts
         return Header(mission.splitlines()[0] if mission else "", mission, self.trace.agent.llm,
                       outcome_text(self.trace), self.strategy, limits_of(self.opts), tokens,
-                      full, full - tokens, 100.0 * (full - tokens) / full if full else None,
-                      fork_text(self.trace), recorded.strategy, limits_of(recorded),
-                      run_totals(self.calls()) if self.trace.turns else None)
+                      full, saved, saved_percent, fork_text(self.trace), recorded.strategy,
+                      limits_of(recorded), totals)
 
     # --- navigation, search, diffs ----------------------------------------------------------
     def failed_turns(self) -> tuple[int, ...]:

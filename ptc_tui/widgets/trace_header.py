@@ -57,8 +57,11 @@ def header_text(h: Header) -> Text:
                               + [f"{short.get(name, name)} {limits[name]}" for name in changed]),
                     "yellow")
         text.append(" (what-if; R: recorded)", "bold yellow")
-    text.append(f" · {h.tokens:,} tokens " + ("would be sent" if h.what_if else "sent"))
-    if h.saved_percent is not None and h.saved:
+    if h.tokens is None:                  # a long trace, counted in the background
+        text.append(" · counting tokens…", "dim")
+    else:
+        text.append(f" · {h.tokens:,} tokens " + ("would be sent" if h.what_if else "sent"))
+    if h.saved_percent is not None and h.saved:     # None while counting
         fewer = h.saved > 0
         text.append(f", {abs(h.saved):,} {'fewer' if fewer else 'more'} than full "
                     f"({abs(h.saved_percent):.1f}%)", "green" if fewer else "red")

@@ -39,8 +39,13 @@ def row_cells(row: TurnRow) -> tuple[Text, ...]:
     if row.status == "call_failed":
         return (Text(str(row.number), justify="right"), status, Text("–", justify="right"),
                 Text("–", justify="right"))
-    return (Text(str(row.number), justify="right"), status,
-            Text(f"{row.tokens:,}", justify="right"), Text(f"{row.full_tokens:,}", justify="right"))
+    return (Text(str(row.number), justify="right"), status, _count(row.tokens),
+            _count(row.full_tokens))
+
+
+def _count(tokens: int | None) -> Text:
+    """A count, or `…` for one not taken yet (a long trace is counted in the background)."""
+    return Text("…" if tokens is None else f"{tokens:,}", justify="right")
 
 
 def column_widths(rows: tuple[TurnRow, ...]) -> tuple[int, ...]:

@@ -136,12 +136,6 @@ async def test_two_marked_runs_are_compared(folder):
         assert app.screen is screen
 
 
-def test_a_folder_without_experiment_json_is_one_line(tmp_path, capsys):
-    assert main([str(tmp_path)]) == 2
-    assert capsys.readouterr().err == (f"ptc-tui: {tmp_path}: a folder without experiment.json "
-                                       "(not an experiment); give a trace file or an "
-                                       "experiment's folder\n")
-
 
 def test_a_broken_experiment_json_is_one_line(tmp_path, capsys):
     (tmp_path / "experiment.json").write_text('{"format": "ptc-experiment", "version": 1}')

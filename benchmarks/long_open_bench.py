@@ -1,0 +1,126 @@
+"""Long traces against the smallest sample, measured in the same run (issue 15):
+
+    python benchmarks/long_open_bench.py [--turns 1000] [--nav-turns 200] [--rounds 3]
+
+1. First screen: from creating the app to the trace screen shown and painted, for the long
+   trace and for the smallest sample; the rest of the counting may still run in the background
+   (that is the point), so the workers are not waited for.
+2. Navigation keys (j, k, G, g, ]) on the nav-turns trace once it is wholly counted: each key
+   until its turn is drawn, net of an ignored key (`k` on the first turn: the pilot's own cost
+   of a key press and a redraw).
+3. `ptc-tui stats` on the long trace in a child process: its peak resident memory against the
+   file's size.
+Each time is the best of several rounds, each round a fresh app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import subprocess
+import sys
+import tempfile
+import time
+
+clock = time.process_time      # CPU seconds of this process, all its threads: steadier than
+                               # wall time on a shared machine
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.app_bench import drawn  # noqa: E402
+from benchmarks.long_trace import long_trace  # noqa: E402
+from engine.trace import save_trace  # noqa: E402
+from ptc_tui.app import PtcApp  # noqa: E402
+from ptc_tui.screens import TraceScreen  # noqa: E402
+from sample_traces import HERE as SAMPLES  # noqa: E402
+
+SIZE = (160, 50)
+NAV_KEYS = ("j", "k", "G", "g", "]")
+
+
+async def first_screen(path: Path) -> float:
+    start = clock()
+    app = PtcApp(path)
+    async with app.run_test(size=SIZE) as pilot:
+        while not isinstance(app.screen, TraceScreen):
+            await asyncio.sleep(0.001)
+        await pilot.pause()                  # composed and painted
+        seconds = clock() - start
+        app.exit()
+    return seconds
+
+
+async def timed_key(pilot, key: str) -> float:
+    start = clock()
+    await pilot.press(key)
+    await drawn(pilot)
+    return clock() - start
+
+
+async def navigation(path: Path) -> dict[str, float]:
+    app = PtcApp(path)
+    async with app.run_test(size=SIZE) as pilot:
+        while not isinstance(app.screen, TraceScreen):
+            await asyncio.sleep(0.01)
+        await drawn(pilot)
+        times = {"ignored": await timed_key(pilot, "k")}
+        for key in NAV_KEYS:
+            times[key] = await timed_key(pilot, key)
+    return times
+
+
+def best_of(rounds: int, make) -> float:
+    return min(asyncio.run(make()) for _ in range(rounds))
+
+
+def peak_rss_of_stats(path: Path) -> int:
+    """Peak resident bytes of `ptc-tui stats PATH`, started from a small launcher process (a
+    child forked from this big one would count its pages until it execs)."""
+    launcher = ("import resource, subprocess, sys; "
+                "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+                "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", launcher, sys.executable, "-m", "ptc_tui.cli",
+                          "stats", str(path)], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.split()
+    if out[0] != "0":
+        raise SystemExit(f"stats failed with {out[0]}")
+    return int(out[1]) * 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=1000)
+    parser.add_argument("--nav-turns", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    smallest = min(SAMPLES.glob("*.json"), key=lambda p: p.stat().st_size)
+    with tempfile.TemporaryDirectory() as tmp:
+        long, nav = Path(tmp) / "long.json", Path(tmp) / "nav.json"
+        save_trace(long_trace(args.turns), long)
+        save_trace(long_trace(args.nav_turns), nav)
+        asyncio.run(first_screen(smallest))                 # warm imports and tiktoken
+        small = best_of(args.rounds, lambda: first_screen(smallest))
+        big = best_of(args.rounds, lambda: first_screen(long))
+        runs = [asyncio.run(navigation(nav)) for _ in range(args.rounds)]
+        keys = {k: min(r[k] for r in runs) for k in runs[0]}
+        size = long.stat().st_size
+        rss = peak_rss_of_stats(long)
+    print(f"baseline: first screen of {smallest.name} = {small * 1000:.0f} ms; "
+          f"best of {args.rounds}\n")
+    print("| measurement | value | ratio | goal |")
+    print("|---|---:|---:|---|")
+    print(f"| first screen, {args.turns}-turn trace ({size / 1e6:.1f} MB) | "
+          f"{big * 1000:.0f} ms | {big / small:.2f} × smallest sample | ≤ 2 × |")
+    for key in NAV_KEYS:
+        net = keys[key] - keys["ignored"]
+        print(f"| `{key}` on the {args.nav_turns}-turn trace, net of an ignored key "
+              f"({keys['ignored'] * 1000:.0f} ms) | {net * 1000:.1f} ms | "
+              f"{net / 0.050:.2f} × 50 ms | ≤ 50 ms |")
+    print(f"| `stats` on the {args.turns}-turn trace, peak RSS | {rss / 1e6:.0f} MB | "
+          f"{rss / size:.2f} × file size | ≤ 3 × |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""RunsScreen: every trace under a folder (`ptc-tui DIR`), one row each, listed at once and
+filled in as a worker reads them. Enter opens a run on the main screen (escape comes back here,
+the cursor where it was); space marks a run, and marking a second one compares the two."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ptc_tui.view.runs import RunRow
+from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.runs_table import RunsTable
+
+
+class RunsScreen(Screen):
+    DEFAULT_CSS = """
+    RunsScreen {
+        layout: vertical;
+        #runs-header { height: auto; padding: 0 1; background: $panel; }
+    }
+    """
+
+    def __init__(self, folder: Path, rows: list[RunRow], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.folder = folder
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        header = Text()
+        header.append_text(literal(f"{len(self.rows):,} runs under {self.folder}", "bold"))
+        header.append("  ·  enter: open · space: mark two to compare · /: filter · o: outcome"
+                      " · click a column or < >: sort · r: reverse", "dim")
+        yield Static(header, id="runs-header")
+        yield RunsTable(self.rows, id="runs")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.runs.table.focus()
+
+    @property
+    def runs(self) -> RunsTable:
+        return self.query_one(RunsTable)
+
+    def on_runs_table_open(self, event: RunsTable.Open) -> None:
+        event.stop()
+        self.app.open_trace(event.path)
+
+    def on_runs_table_compare(self, event: RunsTable.Compare) -> None:
+        event.stop()
+        self.app.compare(event.a, event.b, self._shown_name(event.a), self._shown_name(event.b))
+
+    def _shown_name(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.folder))
+        except ValueError:
+            return str(path)

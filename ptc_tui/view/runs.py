@@ -1,0 +1,184 @@
+"""Runs: every trace under a folder as one row of the runs browser (no Textual). Finding the
+files is quick (a name and a peek at each file's first bytes), so the list shows at once;
+reading a run (`read_run`: its agent, outcome, turns, tokens and cost) is what a worker does
+file by file."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from engine.agent.open_trace import INSPECTION_SUFFIX, open_trace
+from engine.tokens import total_cost
+from engine.trace import Trace, TraceError
+from ptc_tui.token_stats import BASELINE, trace_model, turn_cost
+from ptc_tui.view.calls import prices_or_none
+from ptc_tui.view.renders import Renders
+from ptc_tui.view.trace_view import outcome_text
+
+PEEK_BYTES = 256            # our trace files start with their format's name
+TRACE_MARK = b'"format": "ptc-trace"'
+OUTCOMES = ("returned", "failed", "out of turns", "running", "unreadable")
+UPSTREAM_REPORT = "report.json"      # ptc_runner writes its run's final report beside the run
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One trace file as the runs browser lists it; fields other than `path` and `file` are
+    filled in once the file is read (`read`), or `error` says why it could not be."""
+
+    path: Path
+    file: str                       # the path under the browsed folder
+    read: bool = False
+    mission: str = ""               # its first line
+    agent: str = ""
+    llm: str = ""
+    saved: str = ""                 # created_at, ISO 8601
+    outcome: str = ""               # as the main screen's header says it
+    turns: int | None = None
+    tokens: int | None = None       # input tokens of every request under the recorded options
+    full_tokens: int | None = None  # ... under `full` (for an imported run: a what-if)
+    cost: float | None = None       # the recorded LLM calls; None: price unknown
+    error: str | None = None        # why the file could not be read
+
+    @property
+    def outcome_kind(self) -> str:
+        """One of OUTCOMES (the outcome filter's choices), or "" before the file is read."""
+        if self.error is not None:
+            return "unreadable"
+        return self.outcome.split(":")[0]
+
+    def text(self) -> str:
+        """What the text filter searches, case-folded."""
+        return " ".join((self.file, self.mission, self.agent, self.llm, self.outcome,
+                         self.error or "")).casefold()
+
+
+# --- finding the files ----------------------------------------------------------------------
+
+def find_runs(folder: Path) -> list[Path]:
+    """Every trace file under `folder`, recursively, by path: our traces (JSON that starts as
+    one does) and the reference implementation's inspection artifacts. Hidden folders and
+    symbolic links are not followed."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            path = Path(root) / name
+            if name.endswith(INSPECTION_SUFFIX) or (name.endswith(".json")
+                                                    and _starts_as_trace(path)):
+                found.append(path)
+    return sorted(found)
+
+
+def _starts_as_trace(path: Path) -> bool:
+    try:
+        if not path.is_file():              # never open a FIFO or a device
+            return False
+        with open(path, "rb") as f:
+            return TRACE_MARK in f.read(PEEK_BYTES)
+    except OSError:
+        return False
+
+
+def listed(folder: Path, paths: Iterable[Path]) -> list[RunRow]:
+    """Rows for `paths`, nothing read yet: what the browser shows at once."""
+    return [RunRow(p, _relative(p, folder)) for p in paths]
+
+
+def _relative(path: Path, folder: Path) -> str:
+    try:
+        return str(path.relative_to(folder))
+    except ValueError:
+        return str(path)
+
+
+# --- reading one run --------------------------------------------------------------------------
+
+def read_run(row: RunRow) -> RunRow:
+    """`row` with its run read: never raises for a bad file (its `error` says what is wrong)."""
+    try:
+        trace = open_trace(row.path)
+    except (TraceError, OSError, ValueError) as e:
+        return replace(row, read=True, error=" ".join(str(e).split()))
+    return summarize(row, trace)
+
+
+def summarize(row: RunRow, trace: Trace) -> RunRow:
+    renders = Renders(trace)
+    recorded = trace.agent.history
+    model = trace_model(trace)
+    price = prices_or_none().price_for(model) if model else None
+    cost = total_cost([turn_cost(t, price, renders.counter) for t in trace.turns]).usd
+    mission = trace.agent.mission.strip()
+    return replace(
+        row, read=True, mission=mission.splitlines()[0] if mission else "",
+        agent=trace.agent.name, llm=trace.agent.llm, saved=trace.created_at,
+        outcome=_outcome(trace, row.path), turns=len(trace.turns),
+        tokens=renders.get(recorded).total,
+        full_tokens=renders.get(recorded.with_changes(strategy=BASELINE)).total,
+        cost=cost if trace.turns else None)
+
+
+def _outcome(trace: Trace, path: Path) -> str:
+    """The run's outcome; for a ptc_runner run, its report's status when a report is beside it
+    (`report.json`, as its Kernel writes one per run)."""
+    text = outcome_text(trace)
+    if trace.upstream is None:
+        return text
+    status = upstream_report_status(path.parent / UPSTREAM_REPORT)
+    return f"{text}: report {status}" if status else text
+
+
+def upstream_report_status(path: Path) -> str | None:
+    """The `status` of a ptc_runner report file, None when there is none to read."""
+    try:
+        if not path.is_file() or path.stat().st_size > 16 * 1024 * 1024:
+            return None
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    status = doc.get("status") if isinstance(doc, dict) else None
+    return " ".join(status.split())[:40] if isinstance(status, str) and status.strip() else None
+
+
+# --- sorting and filtering --------------------------------------------------------------------
+
+COLUMNS = ("mission", "file", "agent", "LLM", "saved", "outcome", "turns", "input tokens",
+           "full tokens", "cost")     # the file second: on 160 columns the last is cut
+NUMERIC = {"turns", "input tokens", "full tokens", "cost"}
+_FIELDS = {"mission": "mission", "agent": "agent", "LLM": "llm", "saved": "saved",
+           "outcome": "outcome", "turns": "turns", "input tokens": "tokens",
+           "full tokens": "full_tokens", "cost": "cost", "file": "file"}
+
+
+def sort_key(column: str):
+    """A key for `sorted` by `column`; rows without a value (not read yet, unknown cost) sort
+    last whichever the direction, then by file."""
+    name = _FIELDS[column]
+
+    def key(row: RunRow):
+        value = getattr(row, name)
+        missing = value is None or value == ""
+        return (missing, value if not missing else 0, row.file)
+    return key
+
+
+def sorted_rows(rows: Iterable[RunRow], column: str, reverse: bool = False) -> list[RunRow]:
+    key, rows = sort_key(column), list(rows)
+    present = [r for r in rows if not key(r)[0]]
+    missing = [r for r in rows if key(r)[0]]
+    return (sorted(present, key=key, reverse=reverse)
+            + sorted(missing, key=lambda r: r.file))
+
+
+def matches(row: RunRow, text: str = "", outcome: str | None = None) -> bool:
+    """Whether `row` passes the text filter (every word, in any of its columns) and the
+    outcome filter (one of OUTCOMES; None: any)."""
+    if outcome is not None and row.outcome_kind != outcome:
+        return False
+    haystack = row.text()
+    return all(word in haystack for word in text.casefold().split())

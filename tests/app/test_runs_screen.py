@@ -1,0 +1,260 @@
+"""The runs screen (`ptc-tui DIR`): every trace under a folder, listed at once and filled in by
+a worker; sorting, filtering by text and by outcome, Enter opening a run and escape coming back
+with the cursor kept, two marked runs compared, a broken file one row, an imported ptc_runner
+run beside our traces; an SVG snapshot beside a pilot test asserting what it shows."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, ProgressBar
+
+from ptc_tui.app import PtcApp, open_directory
+from ptc_tui.cli import main
+from ptc_tui.screens import TraceScreen
+from ptc_tui.screens.compare_screen import CompareScreen
+from ptc_tui.screens.runs_screen import RunsScreen
+from ptc_tui.view.runs import COLUMNS, find_runs, listed, read_run
+from ptc_tui.widgets.runs_table import RunsTable
+from sample_traces import HERE
+from tests.app.conftest import settle
+from tests.trace.upstream_fixture import loop_run
+
+SIZE = (160, 40)
+SAMPLES = ("product_search", "fail_not_found", "out_of_turns", "single_shot", "tool_heavy")
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """./runs: five samples (two in a sub-folder), a broken trace, a file that is not a trace,
+    and a ptc_runner run with its report beside it."""
+    monkeypatch.chdir(tmp_path)
+    runs = Path("runs")
+    (runs / "older").mkdir(parents=True)
+    for i, name in enumerate(SAMPLES):
+        shutil.copy(HERE / f"{name}.json", (runs / "older" if i >= 3 else runs) / f"{name}.json")
+    (runs / "broken.json").write_text('{"format": "ptc-trace", "version": 1, "agent": ')
+    (runs / "package.json").write_text('{"name": "not a trace"}')
+    upstream = runs / "incident"
+    upstream.mkdir()
+    artifact, canonical = loop_run()
+    (upstream / "run.inspection.jsonl").write_text(artifact)
+    (upstream / "run.jsonl").write_text(canonical)
+    (upstream / "report.json").write_text('{"status": "report", "summary": "done"}')
+    return runs
+
+
+def cells(table: DataTable, row: int) -> dict[str, str]:
+    """The row's cells by column name."""
+    values = [getattr(c, "plain", str(c)) for c in table.get_row_at(row)]
+    return dict(zip([str(c.key.value) for c in table.ordered_columns], values))
+
+
+def column(table: DataTable, name: str) -> list[str]:
+    return [cells(table, i)[name] for i in range(table.row_count)]
+
+
+async def filled(pilot) -> RunsTable:
+    await settle(pilot.app, pilot)
+    runs = pilot.app.screen.query_one(RunsTable)
+    assert runs.complete
+    return runs
+
+
+def test_finds_every_trace_and_only_traces(folder):
+    found = [str(p.relative_to(folder)) for p in find_runs(folder)]
+    assert found == ["broken.json", "fail_not_found.json", "incident/run.inspection.jsonl",
+                     "older/single_shot.json", "older/tool_heavy.json", "out_of_turns.json",
+                     "product_search.json"]
+
+
+def test_a_run_read(folder):
+    [row] = listed(folder, [folder / "fail_not_found.json"])
+    assert not row.read and row.file == "fail_not_found.json" and row.turns is None
+    row = read_run(row)
+    assert (row.agent, row.outcome, row.outcome_kind, row.turns) == \
+        ("fail-not-found", "failed: not-found", "failed", 3)
+    assert row.tokens > 0 and row.full_tokens >= row.tokens and row.error is None
+    [broken] = listed(folder, [folder / "broken.json"])
+    broken = read_run(broken)
+    assert broken.read and broken.outcome_kind == "unreadable" and "broken.json" in broken.error
+
+
+@pytest.mark.anyio
+async def test_rows_are_listed_at_once_and_filled_by_a_worker(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        runs = screen.query_one(RunsTable)
+        assert runs.table.row_count == 7            # listed before any file is read
+        runs = await filled(pilot)
+        assert runs.read_count == 7 and not runs.query_one(ProgressBar).display
+        table = runs.table
+        assert column(table, "file") == [str(p.relative_to(folder)) for p in find_runs(folder)]
+        row = cells(table, column(table, "file").index("product_search.json"))
+        assert row["agent"] == "product-search" and row["outcome"] == "returned"
+        assert row["turns"] == "3" and row["LLM"] == "scripted:product_search.py"
+        assert row["mission"] == "Find well-reviewed products in s"     # its first 32 characters
+        assert int(row["input tokens"].replace(",", "")) > 0
+        assert row["saved"][:4].isdigit() and row["cost"] == "unknown"
+        broken = cells(table, 0)
+        assert broken["file"] == "broken.json" and broken["outcome"] == "unreadable"
+        assert broken["mission"].startswith("runs/broken.json: ")
+        incident = cells(table, column(table, "file").index("incident/run.inspection.jsonl"))
+        assert incident["outcome"] == "returned: report report" and incident["turns"] == "4"
+        assert incident["LLM"] == "openrouter:test/model"
+
+
+@pytest.mark.anyio
+async def test_the_progress_bar_follows_the_worker(folder, monkeypatch):
+    import threading
+
+    import ptc_tui.widgets.runs_table as module
+    gate, real = threading.Event(), module.read_run
+    monkeypatch.setattr(module, "read_run", lambda row: gate.wait(30) and real(row))
+    monkeypatch.setattr(module, "POST_EVERY_S", 0)
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        runs = app.screen.query_one(RunsTable)
+        bar = runs.query_one(ProgressBar)
+        assert bar.display and bar.total == 7 and bar.progress == 0 and not runs.complete
+        assert column(runs.table, "turns") == [""] * 7
+        gate.set()
+        await filled(pilot)
+        assert runs.read_count == 7 and not bar.display
+
+
+@pytest.mark.anyio
+async def test_sort_by_any_column(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        runs.sort_by("turns")                     # a number: most first
+        turns = [int(t) for t in column(runs.table, "turns") if t]
+        assert turns == sorted(turns, reverse=True) and len(turns) == 6
+        assert column(runs.table, "file")[-1] == "broken.json"   # no value: always last
+        await pilot.press("r")                    # reversed
+        turns = [int(t) for t in column(runs.table, "turns") if t]
+        assert turns == sorted(turns)
+        assert column(runs.table, "file")[-1] == "broken.json"
+        await pilot.press("greater_than_sign")    # the next column: input tokens, ascending
+        assert runs.sort_column == "input tokens" and not runs.reverse
+        tokens = [int(t.replace(",", "")) for t in column(runs.table, "input tokens") if t]
+        assert tokens == sorted(tokens)
+        await pilot.press("less_than_sign", "less_than_sign")
+        assert runs.sort_column == "outcome"
+        outcomes = [o for o in column(runs.table, "outcome")]
+        assert outcomes[:-1] == sorted(outcomes[:-1])
+        header = str(runs.table.columns["outcome"].label)
+        assert header == "outcome ▲"
+        for name in COLUMNS:                      # every column sorts
+            runs.sort_by(name, reverse=False)
+            assert runs.sort_column == name and runs.table.row_count == 7
+
+
+@pytest.mark.anyio
+async def test_filter_by_text_and_by_outcome(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        await pilot.press("slash", *"older", "enter")
+        assert runs.filter_text == "older"
+        assert column(runs.table, "file") == ["older/single_shot.json", "older/tool_heavy.json"]
+        assert app.focused is runs.table         # Enter: back to the list, filter kept
+        await pilot.press("slash", *["backspace"] * 5, "enter")
+        assert runs.table.row_count == 7
+        await pilot.press("o")                   # returned
+        assert runs.outcome == "returned"
+        assert set(column(runs.table, "outcome")) == {"returned", "returned: report report"}
+        await pilot.press("o")                   # failed
+        assert column(runs.table, "file") == ["fail_not_found.json"]
+        await pilot.press("o")
+        assert column(runs.table, "file") == ["out_of_turns.json"]
+        await pilot.press("o", "o")              # running (none), then unreadable
+        assert runs.outcome == "unreadable" and column(runs.table, "file") == ["broken.json"]
+        await pilot.press("o")
+        assert runs.outcome is None and runs.table.row_count == 7
+
+
+@pytest.mark.anyio
+async def test_enter_opens_a_run_and_escape_comes_back_with_the_cursor_kept(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        screen = app.screen
+        await pilot.press("down", "down", "down")
+        wanted = runs.highlighted
+        assert wanted.file == "older/single_shot.json"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, TraceScreen)
+        assert app.screen.source == wanted.path
+        assert len(app.screen.view.trace.turns) == wanted.turns
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        assert runs.table.cursor_row == 3 and runs.highlighted.path == wanted.path
+
+
+@pytest.mark.anyio
+async def test_two_marked_runs_are_compared(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        screen = app.screen
+        await pilot.press("down", "space")
+        assert runs.marked == [folder / "fail_not_found.json"]
+        assert cells(runs.table, 1)["mark"] == "●"
+        await pilot.press("down", "space")          # the ptc_runner run
+        await settle(app, pilot)
+        compare = app.screen
+        assert isinstance(compare, CompareScreen) and runs.marked == []
+        assert compare.comparison.a.name == "fail_not_found.json"
+        assert compare.comparison.b.name == "incident/run.inspection.jsonl"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and cells(runs.table, 1)["mark"] == ""
+
+
+def test_snapshot(folder, snap_compare, monkeypatch):
+    if "TEXTUAL_DIM_FACTOR" in os.environ:
+        pytest.skip("TEXTUAL_DIM_FACTOR is set: the snapshots are drawn at Textual's default")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+    async def ready(pilot):
+        pilot.app.theme = "textual-dark"
+        runs = await filled(pilot)
+        runs.sort_by("turns")
+        await pilot.pause()
+    assert snap_compare(PtcApp(runs=folder), terminal_size=SIZE, run_before=ready)
+
+
+@pytest.mark.anyio
+async def test_state_shown_in_the_snapshot(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        runs.sort_by("turns")
+        await pilot.pause()
+        assert column(runs.table, "turns") == ["7", "4", "4", "3", "3", "1", ""]
+        assert column(runs.table, "file")[0] == "older/tool_heavy.json"
+        assert str(runs.table.columns["turns"].label) == "turns ▼"
+        assert "7 runs under runs" in str(app.screen.query_one("#runs-header").content)
+        assert app.sub_title == "runs: runs"
+
+
+def test_the_folder_opens_the_runs_screen(folder, monkeypatch):
+    import ptc_tui.app
+    opened = []
+    monkeypatch.setattr(ptc_tui.app, "run_app", lambda **kw: opened.append(kw) or 0)
+    assert main([str(folder)]) == 0
+    assert [kw["runs"] for kw in opened] == [folder]
+
+
+def test_a_folder_without_traces_is_one_line(tmp_path, capsys):
+    (tmp_path / "notes.json").write_text("{}")
+    assert open_directory(tmp_path) == 2
+    assert capsys.readouterr().err == f"ptc-tui: {tmp_path}: no trace files under this folder\n"
