@@ -14,7 +14,6 @@ import pytest
 import ptc_tui.app
 from engine.agent.open_trace import open_trace
 from engine.trace import dumps_trace, load_trace
-from ptc_tui.cli import main
 from tests.cli.conftest import PRODUCT_AGENT, PRODUCT_TRACE
 
 
