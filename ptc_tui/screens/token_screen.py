@@ -36,12 +36,18 @@ def strategy_style(name: str, strategies: tuple[str, ...]) -> str:
     return SPARE_STYLES[extra.index(name) % len(SPARE_STYLES)]
 
 
-def legend_text(strategies: tuple[str, ...], turn: int) -> Text:
+def legend_text(strategies: tuple[str, ...], turn: int, cached: bool = False) -> Text:
+    """The strategies' colours, the selected turn, and what dim means when a column has a
+    part read from the prompt cache."""
     text = Text()
     for name in strategies:
         text.append("■ ", strategy_style(name, strategies))
         text.append(f"{name}   ")
     text.append(f"{MARK} turn {turn}: selected in the main view", "bold")
+    if cached:
+        text.append("   ")
+        text.append("█", "dim")
+        text.append(" dim: read from the prompt cache")
     return text
 
 
@@ -125,9 +131,11 @@ class TokenScreen(ModalScreen[str | None]):
                              compact=True, id="token-model-select")
                 yield Static(tokens.price_line(), id="token-price", markup=False)
             yield Static(tokens.summary(), id="token-summary", markup=False)
-            yield Static(legend_text(tokens.stats.strategies, self.turn), id="token-legend")
+            yield Static(legend_text(tokens.stats.strategies, self.turn,
+                                     any(map(any, self.chart_of(tokens).cached))),
+                         id="token-legend")
             strategies = tokens.stats.strategies
-            yield TokenColumns(ColumnChart.of(tokens.stats, self.turn),
+            yield TokenColumns(self.chart_of(tokens),
                                {s: strategy_style(s, strategies) for s in strategies},
                                id="token-chart")
             yield DataTable(id="token-totals", cursor_type="none", zebra_stripes=True)
@@ -144,17 +152,22 @@ class TokenScreen(ModalScreen[str | None]):
         self.watch_tokens(self.tokens)
 
     def watch_tokens(self, tokens: TokenView) -> None:
+        chart = self.chart_of(tokens)
         self.query_one("#token-model-select", Select).value = tokens.choices.index(tokens.model)
         self.query_one("#token-price", Static).update(tokens.price_line())
         self.query_one("#token-summary", Static).update(tokens.summary())
         self.query_one("#token-legend", Static).update(
-            legend_text(tokens.stats.strategies, self.turn))
+            legend_text(tokens.stats.strategies, self.turn, any(map(any, chart.cached))))
+        self.query_one("#token-chart", TokenColumns).show(chart)
         table = self.query_one("#token-totals", DataTable)
         table.clear(columns=True)
         table.add_columns(*(label.format(turn=self.turn) for label in TOTAL_COLUMNS),
                           *(CACHING_COLUMNS if tokens.caching else ()))
         table.add_rows(total_cells(row, tokens.stats.strategies, self.recorded)
                        for row in tokens.totals(self.turn))
+
+    def chart_of(self, tokens: TokenView) -> ColumnChart:
+        return ColumnChart.of(tokens.stats, self.turn, tokens.turn_cache() if tokens.caching else ())
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if self.tokens is not None and isinstance(event.value, int):

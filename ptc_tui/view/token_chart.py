@@ -5,9 +5,11 @@ so the widget only picks a style per run."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import accumulate
 
+from engine.tokens import CacheSplit
 from ptc_tui.token_stats import TokenStats
 
 LEVELS = " ▁▂▃▄▅▆▇█"        # a column's top cell, in eighths
@@ -21,6 +23,7 @@ class Run:
     text: str
     role: str | None = None     # a strategy's name, "axis", "mark", "title" or None (blank)
     selected: bool = False      # part of the selected turn's columns
+    cached: bool = False        # a column's cells that stand for tokens read from the cache
 
 
 def column_cells(value: int, largest: int, height: int) -> list[str]:
@@ -37,12 +40,16 @@ class ColumnChart:
     numbers: tuple[int, ...]               # the turns, in order
     per_turn: tuple[tuple[int, ...], ...]  # per turn: the input tokens of each strategy
     selected: int
+    cached: tuple[tuple[int, ...], ...] = ()   # per turn: of those, read from the prompt cache
 
     @classmethod
-    def of(cls, stats: TokenStats, selected: int) -> "ColumnChart":
+    def of(cls, stats: TokenStats, selected: int,
+           cache: tuple[Mapping[str, CacheSplit], ...] = ()) -> "ColumnChart":
+        """`cache[i]` (when given) splits turn i's requests, so each column shows the part a
+        prompt cache would serve."""
         return cls(stats.strategies, tuple(t.number for t in stats.turns),
                    tuple(tuple(t.tokens[s] for s in stats.strategies) for t in stats.turns),
-                   selected)
+                   selected, tuple(tuple(c[s].read for s in stats.strategies) for c in cache))
 
     @property
     def running(self) -> tuple[tuple[int, ...], ...]:
@@ -74,11 +81,13 @@ class ColumnChart:
         upper = max(plots * 3 // 5, MIN_PLOT_HEIGHT)
         gutter = self.gutter()
         column, gap = self.layout(width, gutter)
-        return [*self.panel(PANEL_TITLES[0], self.per_turn, upper, gutter, column, gap),
+        return [*self.panel(PANEL_TITLES[0], self.per_turn, upper, gutter, column, gap,
+                            self.cached),
                 *self.panel(PANEL_TITLES[1], self.running, plots - upper, gutter, column, gap)]
 
     def panel(self, title: str, values: tuple[tuple[int, ...], ...], height: int, gutter: int,
-              column: int, gap: int) -> list[tuple[Run, ...]]:
+              column: int, gap: int, cached: tuple[tuple[int, ...], ...] = ()
+              ) -> list[tuple[Run, ...]]:
         largest = max((n for group in values for n in group), default=0)
         group_width = column * len(self.strategies) + gap
         where = self.numbers.index(self.selected) if self.selected in self.numbers else None
@@ -87,13 +96,16 @@ class ColumnChart:
             mark += [Run(" " * (where * group_width)),
                      Run(f"{MARK} turn {self.selected}", "mark")]
         cells = [[column_cells(n, largest, height) for n in group] for group in values]
+        # per column, the cells (from the bottom) wholly standing for cached tokens
+        whole_cached = [[int(n * height / largest) if largest else 0 for n in group]
+                        for group in cached] or [[0] * len(self.strategies)] * len(values)
         plot = []
         for y in range(height):
             label = f"{largest:,}" if y == 0 else "0" if y == height - 1 else ""
             runs = [Run(f"{label:>{gutter - 2}} ", "axis"), Run("│", "axis")]
-            for i, group in enumerate(cells):
-                runs += [Run(col[y] * column, name, i == where)
-                         for name, col in zip(self.strategies, group)]
+            for i, (group, served) in enumerate(zip(cells, whole_cached)):
+                runs += [Run(col[y] * column, name, i == where, height - 1 - y < c)
+                         for name, col, c in zip(self.strategies, group, served)]
                 runs.append(Run(" " * gap))
             plot.append(tuple(runs))
         return [(Run(title, "title"),), tuple(mark), *plot, self.axis(gutter, group_width)]

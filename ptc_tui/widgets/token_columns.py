@@ -17,6 +17,7 @@ from ptc_tui.view.token_chart import ColumnChart, Run
 ROLE_STYLES = {"axis": Style(dim=True), "mark": Style(bold=True, reverse=True),
                "title": Style(bold=True)}
 SELECTED = Style(bgcolor="grey30")      # behind the selected turn's columns
+CACHED = Style(dim=True)                # a column's part read from the prompt cache
 
 
 class TokenColumns(ScrollView, can_focus=True):
@@ -40,6 +41,11 @@ class TokenColumns(ScrollView, can_focus=True):
     def plain(self) -> str:
         """The chart as text, for tests and copying."""
         return "\n".join("".join(run.text for run in line).rstrip() for line in self.lines)
+
+    def show(self, chart: ColumnChart) -> None:
+        """Draw another chart (the caching choice changed which part of each column is dim)."""
+        self.chart, self.laid_out_for = chart, Size(0, 0)
+        self._lay_out()
 
     def on_resize(self) -> None:
         self._lay_out()
@@ -72,5 +78,7 @@ class TokenColumns(ScrollView, can_focus=True):
         segments = []
         for run in self.lines[scroll_y + y]:
             style = base + self.run_styles[run.role] if run.role in self.run_styles else base
+            if run.cached:
+                style += CACHED
             segments.append(Segment(run.text, style + SELECTED if run.selected else style))
         return Strip(segments).crop_extend(scroll_x, scroll_x + width, base)

@@ -218,10 +218,16 @@ async def test_c_switches_caching_off_and_on_and_the_screen_says_which(view_of):
         assert str(summary.content).startswith(
             f"coalesced: {cost_text(coalesced.cost_with_caching)}, costs ")
         assert "more than full · costs with prompt caching (openai rules" in str(summary.content)
+        chart = screen.query_one(TokenColumns)
+        assert any(run.cached for line in chart.lines for run in line)
+        legend = screen.query_one("#token-legend", Static)
+        assert "read from the prompt cache" in str(legend.content)
         await pilot.press("c")
         assert not screen.tokens.caching and len(table.columns) == 7
         assert str(summary.content).startswith(f"coalesced: {cost_text(coalesced.cost)}, saves ")
         assert "costs without prompt caching" in str(summary.content)
+        assert not any(run.cached for line in chart.lines for run in line)
+        assert "prompt cache" not in str(legend.content)
         await pilot.press("c")
         assert screen.tokens.caching and len(table.columns) == 9
 

@@ -144,3 +144,16 @@ def test_totals_sum_the_turns_through_the_selected_one(view):
             [sum(per_turn[n][r.strategy] for n in per_turn if n <= selected)
              for r in tokens.totals(selected)]
     assert [r.through for r in tokens.totals()] == [r.tokens for r in tokens.totals()]
+
+
+def test_the_chart_dims_the_cells_a_prompt_cache_would_serve_and_only_those(view):
+    from ptc_tui.view.token_chart import ColumnChart
+    tokens = TokenView.of(view("strategy_comparison"), TABLE).with_model("gpt-4o")
+    chart = ColumnChart.of(tokens.stats, 1, tokens.turn_cache())
+    lines = chart.lines(160, 30)
+    dimmed = [run for line in lines for run in line if run.cached]
+    assert dimmed and all(run.role in tokens.stats.strategies and run.text.strip("█") == ""
+                          for run in dimmed)
+    assert chart.cached[0] == tuple(0 for _ in tokens.stats.strategies)   # turn 1: nothing yet
+    plain = ColumnChart.of(tokens.stats, 1)
+    assert not any(run.cached for line in plain.lines(160, 30) for run in line)
