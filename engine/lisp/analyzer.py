@@ -35,8 +35,10 @@ NAMESPACES = {
     "java.time.LocalDate": "LocalDate", "Interop": "Interop", "clojure.walk": "clojure.walk",
     "walk": "clojure.walk",
 }
-_CATEGORY_OF_NAMESPACE = {"clojure.string": "strings", "clojure.set": "sets", "regex": "regex",
-                          "Math": "math"}
+# the builtin categories a namespace's "is not available" message lists, named by the first
+_CATEGORIES_OF_NAMESPACE = {
+    "clojure.string": ("strings", "string-replace", "string-format", "conversion"),
+    "clojure.set": ("sets",), "regex": ("regex",), "Math": ("math", "comparison")}
 DATA_NAMESPACES = ("data", "ctx")
 PLACEHOLDER = re.compile(r"%(\d*|&)")
 
@@ -196,9 +198,10 @@ class Analyzer:
                 return N.BuiltinRef(full, span)
             if name in BUILTINS:
                 return N.BuiltinRef(name, span)
-            category = _CATEGORY_OF_NAMESPACE.get(canonical, "core")
+            categories = _CATEGORIES_OF_NAMESPACE.get(canonical, ("core",))
+            category = categories[0]
             names = sorted({n.split("/")[-1] for n, b in BUILTINS.items()
-                            if b.category == category and ("/" not in n or n.startswith(canonical + "/"))})
+                            if b.category in categories and ("/" not in n or n.startswith(canonical + "/"))})
             close = difflib.get_close_matches(name, names, n=1) or \
                 difflib.get_close_matches(name, [n for n in BUILTINS if "/" not in n], n=1)
             hint = did_you_mean(f"{ns}/{close[0]}") if close else None

@@ -1,8 +1,9 @@
 """All builtins, registered by importing their modules. BUILTINS maps name to Builtin."""
 
-from engine.lisp.builtins import (collections, functions, interop, java_lang, maps,  # noqa: F401
-                                  math, output, predicates, regex, sequences, sets,
-                                  string_format, strings)
+from engine.lisp.builtins import (collections, comparison, conversion, functions,  # noqa: F401
+                                  grouping, interop, maps, math, ordering, output, predicates,
+                                  regex, sequences, sets, slicing, string_format, string_replace,
+                                  strings, transducers, updates)
 from engine.lisp.builtins.registry import BUILTINS, Builtin
 
 __all__ = ["BUILTINS", "Builtin"]

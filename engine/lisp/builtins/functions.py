@@ -1,4 +1,4 @@
-"""Higher-order functions: partial, comp, complement, juxt, fnil, every-pred, pmap...
+"""Higher-order functions: partial, comp, complement, juxt, fnil, every-pred, pmap, identity, apply...
 
 Every function these builtins return is a plain Python function, so compiled code calls it
 directly. Callable data (keywords, maps, sets, vectors) is accepted wherever a function is,
@@ -12,11 +12,11 @@ import time
 
 from engine.lisp.access import as_fn
 from engine.lisp.builtins.registry import builtin
-from engine.lisp.builtins.support import items, show
+from engine.lisp.builtins.support import items, show, type_error
 from engine.lisp.errors import error
-from engine.lisp.running import RUNNING
-from engine.lisp.running import timeout as _timeout
-from engine.lisp.values import MAPS, is_fn, type_name
+from engine.lisp.running import RUNNING, timeout as _timeout
+from engine.lisp.values import HostMap, is_fn, Map, MAPS, type_name
+
 
 _clock = time.perf_counter
 
@@ -39,8 +39,6 @@ def _fns(fname: str, fs, role: str = "function") -> list:
         out.append(as_fn(f, role))
     return out
 
-
-# --- partial, comp, complement, constantly, juxt ------------------------------------------
 
 @builtin("partial", "functions", calls_fns=True)
 def hof_partial(f, *fixed):
@@ -109,8 +107,6 @@ def hof_juxt(*fs):
         return tuple([f(*args) for f in fs])
     return juxtaposed
 
-
-# --- every-pred, some-fn, all-of, any-of, none-of ------------------------------------------
 
 def _pred_major(ps, args):
     """The calls (p x) in Clojure's order: every predicate over the first three arguments,
@@ -196,8 +192,6 @@ def hof_none_of(*preds):
     return none_of_fn
 
 
-# --- fnil, memoize, trampoline ------------------------------------------------------------
-
 _NONE = object()
 
 
@@ -281,8 +275,6 @@ def hof_trampoline(f, *args):
     return value
 
 
-# --- pmap, pcalls --------------------------------------------------------------------------
-
 @builtin("pmap", "functions", calls_fns=True)
 def hof_pmap(f, coll, *colls):
     """(pmap f coll) like map (runs in order here): (pmap #(tool/fetch %) ids)."""
@@ -311,3 +303,21 @@ def hof_pcalls(*thunks):
         _tick()
         out.append(t())
     return tuple(out)
+
+
+@builtin("identity", "functions")
+def identity(x):
+    """(identity x) returns x."""
+    return x
+
+
+@builtin("apply", "functions", calls_fns=True)
+def apply(f, *args):
+    """(apply f x ... coll) calls f with the x's and then the items of coll."""
+    if not args:
+        raise error("arity_error", "apply expects a function and a collection",
+                    "(apply max [1 2 3])")
+    last_arg = args[-1]
+    if type(last_arg) not in (tuple, frozenset, Map, HostMap, str) and last_arg is not None:
+        raise type_error("apply", "a collection as its last argument", last_arg)
+    return as_fn(f)(*args[:-1], *items("apply", last_arg))

@@ -1,15 +1,14 @@
-"""Numbers: arithmetic with 64-bit overflow checks, comparison, rounding, Math/ functions."""
+"""Numbers: arithmetic with 64-bit overflow checks, rounding, bits, Math/ functions and constants."""
 
 from __future__ import annotations
 
 import math
-from operator import ge, gt, le, lt
 
 from engine.lisp.builtins.registry import builtin, constant, variant
 from engine.lisp.builtins.support import checked_int, integer, number, type_error
-from engine.lisp.compare import compare, equals
 from engine.lisp.errors import error
-from engine.lisp.values import INT_MAX, INT_MIN, type_name
+from engine.lisp.values import INT_MAX, INT_MIN
+
 
 _NUM = (int, float)
 
@@ -290,6 +289,7 @@ for _name, _fn in (("exp", math.exp), ("log", math.log), ("log10", math.log10),
                    ("cbrt", lambda v: math.copysign(abs(v) ** (1 / 3), v))):
     _unary_math(f"Math/{_name}", _fn, f"(Math/{_name} x) as in Java, a float.")
 
+
 constant("Math/PI", math.pi)
 constant("Math/E", math.e)
 constant("Double/POSITIVE_INFINITY", math.inf)
@@ -300,128 +300,6 @@ constant("Long/MIN_VALUE", INT_MIN)
 constant("Integer/MAX_VALUE", 2**31 - 1)
 constant("Integer/MIN_VALUE", -(2**31))
 
-
-# --- comparison -------------------------------------------------------------------------
-
-@builtin("=", "math", returns_bool=True)
-def eq(x, *xs):
-    """(= x y ...) structural equality; (= 1 1.0) is true."""
-    return all(equals(x, y) for y in xs)
-
-
-variant("=", 2)(equals)
-
-
-@builtin("not=", "math", returns_bool=True)
-def not_eq(x, *xs):
-    """(not= x y ...) true when some arguments differ."""
-    return not eq(x, *xs)
-
-
-@builtin("==", "math", returns_bool=True)
-def num_eq(x, *xs):
-    """(== x y ...) numeric equality."""
-    number("==", x)
-    return all(number("==", y) == x for y in xs)
-
-
-def _ordering(name, test):
-    def compare2(a, b):
-        ta, tb = type(a), type(b)
-        if (ta is int or ta is float) and (tb is int or tb is float):
-            return test(a, b)
-        if ta is str and tb is str:
-            return test(a, b)
-        _refuse(name, a, b)
-
-    def compare_all(x, *xs):
-        if not xs:
-            if type(x) not in (int, float, str):
-                _refuse(name, x, x)
-            return True
-        for y in xs:
-            if not compare2(x, y):
-                return False
-            x = y
-        return True
-    compare2.__name__ = compare2.__qualname__ = f"compare2_{test.__name__}"
-    compare_all.__name__ = compare_all.__qualname__ = f"compare_{test.__name__}"
-    compare_all.__doc__ = f"({name} x y ...) numbers with numbers or strings with strings."
-    builtin(name, "math", returns_bool=True)(compare_all)
-    variant(name, 2)(compare2)
-
-
-def _refuse(name, a, b):
-    raise error("type_error", f"{name} cannot compare {type_name(a)} with {type_name(b)}",
-                "compare numbers with numbers and strings with strings; check for nil first")
-
-
-_ordering("<", lt)
-_ordering(">", gt)
-_ordering("<=", le)
-_ordering(">=", ge)
-
-
-@builtin("compare", "math")
-def compare_(a, b):
-    """(compare a b) -1, 0 or 1; nil sorts first."""
-    return compare(a, b)
-
-
-# --- numeric predicates -------------------------------------------------------------------
-
-@builtin("zero?", "predicates", returns_bool=True)
-def is_zero(x):
-    """(zero? x) x is 0."""
-    return number("zero?", x) == 0
-
-
-@builtin("pos?", "predicates", returns_bool=True)
-def is_pos(x):
-    """(pos? x) x > 0."""
-    return number("pos?", x) > 0
-
-
-@builtin("neg?", "predicates", returns_bool=True)
-def is_neg(x):
-    """(neg? x) x < 0."""
-    return number("neg?", x) < 0
-
-
-@builtin("even?", "predicates", returns_bool=True)
-def is_even(x):
-    """(even? n) for integers."""
-    if type(x) is int:
-        return x % 2 == 0
-    raise _parity_error("even?", x)
-
-
-@builtin("odd?", "predicates", returns_bool=True)
-def is_odd(x):
-    """(odd? n) for integers."""
-    if type(x) is int:
-        return x % 2 == 1
-    raise _parity_error("odd?", x)
-
-
-def _parity_error(fname, x):
-    return error("type_error" if type(x) is not float else "arithmetic_error",
-                 f"{fname} expects an integer, got {type_name(x)}")
-
-
-@builtin("nan?", "predicates", returns_bool=True)
-def is_nan(x):
-    """(nan? x) x is ##NaN."""
-    return number("nan?", x) != x
-
-
-@builtin("infinite?", "predicates", returns_bool=True)
-def is_infinite(x):
-    """(infinite? x) x is ##Inf or ##-Inf."""
-    return type(number("infinite?", x)) is float and math.isinf(x)
-
-
-# --- bits -----------------------------------------------------------------------------
 
 def _wrap64(v: int) -> int:
     v &= (1 << 64) - 1

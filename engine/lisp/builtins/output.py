@@ -1,11 +1,10 @@
-"""Printing and string conversion: println, print, prn, pr-str, str."""
+"""Printing: println, print, prn, pr-str, and doc."""
 
 from __future__ import annotations
 
-from engine.lisp.builtins.registry import builtin, variant
+from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import check_length, limits
-from engine.lisp.printer import pr_str, print_str, to_str
-from engine.lisp.values import Keyword, Regex
+from engine.lisp.printer import pr_str, print_str
 
 
 def _print(text: str) -> None:
@@ -73,77 +72,6 @@ def pr_str_(*values):
             check_length("pr-str", size)
         parts.append(text)
     return " ".join(parts)
-
-
-def str_value(x) -> str:
-    """What `(str x)` gives for one value (a regex gives its pattern text, as in Clojure),
-    cut just past the string length limit so that callers' length checks fail."""
-    t = type(x)
-    if t is str:
-        return x
-    if t is int:
-        return str(x)
-    if x is None:
-        return ""
-    if t is Keyword:
-        return ":" + x.name
-    if t is bool:
-        return "true" if x else "false"
-    if t is float and 1e-3 <= abs(x) < 1e7:
-        return repr(x)      # Clojure's form in this range: the shortest digits, no exponent
-    if t is Regex:
-        return x.source
-    return to_str(x, limit=limits().string_length + 1)
-
-
-_str1 = str_value
-
-
-@builtin("str", "strings")
-def str_(*values):
-    """(str x ...) concatenates values as text; nil is empty, collections print as Clojure."""
-    if len(values) == 1:
-        return str_1(values[0])
-    if not values:
-        return ""
-    if len(values) <= 8:       # the usual (str "id-" n): each part is at most a limit long
-        parts = [v if type(v) is str else str(v) if type(v) is int else _str1(v)
-                 for v in values]
-        total = sum(map(len, parts))
-        if total > limits().string_length:
-            check_length("str", total)
-        return "".join(parts)
-    cap = limits().string_length
-    parts = []
-    total = 0
-    for v in values:
-        text = v if type(v) is str else _str1(v)
-        total += len(text)
-        if total > cap:
-            check_length("str", total)
-        parts.append(text)
-    return "".join(parts)
-
-
-@variant("str", 1)
-def str_1(x):
-    if type(x) is str:
-        return x
-    text = _str1(x)
-    if len(text) > limits().string_length:
-        check_length("str", len(text))
-    return text
-
-
-@variant("str", 2)
-def str_2(a, b):
-    if type(a) is not str:
-        a = str(a) if type(a) is int else _str1(a)
-    if type(b) is not str:
-        b = str(b) if type(b) is int else _str1(b)
-    if len(a) + len(b) > limits().string_length:
-        check_length("str", len(a) + len(b))
-    return a + b
 
 
 @builtin("doc", "output")

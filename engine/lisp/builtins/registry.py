@@ -1,4 +1,4 @@
-"""The one builtin registry: `@builtin("sort-by", category="collections")` on a plain function.
+"""The one builtin registry: `@builtin("sort-by", "ordering")` on a plain function.
 
 Arity comes from the signature. The same registry drives the analyzer's arity errors, "did you
 mean" hints, namespace aliases (`str/join`, `Math/abs`), the LLM's function list and the test
@@ -14,8 +14,11 @@ from typing import Callable
 
 from engine.lisp.values import FN_INFO, FnInfo
 
-CATEGORIES = ("core", "collections", "maps", "strings", "regex", "math", "predicates", "sets",
-              "functions", "output", "interop")
+# Each category is one module of this package, named after it (`string-replace` is in
+# string_replace.py), so the category says where a builtin's code is.
+CATEGORIES = ("collections", "sequences", "slicing", "ordering", "grouping", "transducers", "maps",
+              "updates", "sets", "strings", "string-replace", "string-format", "conversion", "regex",
+              "math", "comparison", "predicates", "functions", "output", "interop")
 
 
 @dataclass
@@ -67,9 +70,12 @@ def pyname_of(name: str) -> str:
     return "b_" + re.sub(r"[^a-zA-Z0-9]", lambda m: f"_{ord(m.group()):x}_", name)
 
 
-def builtin(name: str, category: str = "core", *, returns_bool: bool = False,
+def builtin(name: str, category: str, *, returns_bool: bool = False,
             calls_fns: bool = False, aliases: tuple[str, ...] = ()):
     """Register the decorated function as builtin `name` (and under each alias)."""
+    if category not in CATEGORIES:
+        raise ValueError(f"builtin {name}: unknown category {category!r}")
+
     def register(fn):
         lo, hi = _arity(fn)
         doc = inspect.getdoc(fn) or ""

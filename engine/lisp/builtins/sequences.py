@@ -1,5 +1,6 @@
-"""The core sequence functions, on the hot path of most programs: map, filter, reduce,
-range, count, first/rest, conj, into, sort, sort-by, group-by...
+"""The sequence functions on the hot path of most programs: map, filter, remove, keep,
+mapcat, reduce, reductions, some, distinct, range, repeat... and the ones run for their effects
+(doall, dorun, run!).
 
 Every result that is a sequence is a vector (tuple). nil is an empty collection.
 """
@@ -7,24 +8,26 @@ Every result that is a sequence is a vector (tuple). nil is an empty collection.
 from __future__ import annotations
 
 import math
-from itertools import chain
-from functools import cmp_to_key, partial
-from operator import ne
+from functools import partial
+from itertools import chain, islice
 
-from engine.lisp.access import as_fn, key_getter, read_each
-from engine.lisp.builtins.math import add
-from engine.lisp.builtins.registry import BUILTINS, TWO_ARGUMENT_VARIANTS, builtin, variant
+from engine.lisp.access import as_fn, read_each
 from engine.lisp.builtins import transducers as xf
+from engine.lisp.builtins.math import add
+from engine.lisp.builtins.registry import builtin, TWO_ARGUMENT_VARIANTS
+from engine.lisp.builtins.support import (check_size, checked_int, CHUNK, chunks, index_arg,
+                                          items, show, show_typed, thread_first_error, type_error)
 from engine.lisp.builtins.transducers import NO_COLL, Reduced
-from engine.lisp.builtins.support import (CHUNK, build_map, check_size, checked_int, chunks, items, show,
-                                          thread_first_error, type_error)
-from engine.lisp.compare import check_key, check_keys, compare, sorted_values
+from engine.lisp.compare import check_keys, equals
 from engine.lisp.errors import error
-from engine.lisp.values import (HostMap, Keyword, MAPS, Map, as_key, as_keys, from_key, is_fn,
-                                truthy, type_name)
+from engine.lisp.values import as_keys, from_key, HostMap, is_fn, Keyword, Map, MAPS
 
 
-@builtin("map", "collections", calls_fns=True)
+_NOTHING = object()
+_PLAIN = {int, float, str, Keyword}
+
+
+@builtin("map", "sequences", calls_fns=True)
 def map_(f, coll=NO_COLL, *colls):
     """(map f coll) applies f to each item; (map f c1 c2 ...) stops at the shortest;
     (map f) is a transducer."""
@@ -44,13 +47,13 @@ def map_(f, coll=NO_COLL, *colls):
     return tuple(map(f, *[items("map", c) for c in (coll, *colls)]))
 
 
-@builtin("mapv", "collections", calls_fns=True)
+@builtin("mapv", "sequences", calls_fns=True)
 def mapv(f, coll, *colls):
     """(mapv f coll ...) same as map."""
     return map_(f, coll, *colls)
 
 
-@builtin("map-indexed", "collections", calls_fns=True)
+@builtin("map-indexed", "sequences", calls_fns=True)
 def map_indexed(f, coll):
     """(map-indexed f coll) calls (f index item)."""
     f = as_fn(f)
@@ -61,7 +64,7 @@ def predicate(f, fname: str):
     return as_fn(f, "predicate")
 
 
-@builtin("filter", "collections", calls_fns=True)
+@builtin("filter", "sequences", calls_fns=True)
 def filter_(pred, coll=NO_COLL):
     """(filter pred coll) the items for which pred is truthy; (filter pred) a transducer."""
     if coll is NO_COLL:
@@ -72,13 +75,13 @@ def filter_(pred, coll=NO_COLL):
                   if (r := pred(x)) is not None and r is not False])
 
 
-@builtin("filterv", "collections", calls_fns=True)
+@builtin("filterv", "sequences", calls_fns=True)
 def filterv(pred, coll):
     """(filterv pred coll) same as filter."""
     return filter_(pred, coll)
 
 
-@builtin("remove", "collections", calls_fns=True)
+@builtin("remove", "sequences", calls_fns=True)
 def remove(pred, coll=NO_COLL):
     """(remove pred coll) the items for which pred is falsy; (remove pred) a transducer."""
     if coll is NO_COLL:
@@ -89,18 +92,60 @@ def remove(pred, coll=NO_COLL):
                   if (r := pred(x)) is None or r is False])
 
 
+@builtin("keep", "sequences", calls_fns=True)
+def keep(f, coll=NO_COLL):
+    """(keep f coll) the non-nil results of (f item); false is kept; (keep f) a transducer."""
+    if coll is NO_COLL:
+        return xf.keep_xf(f)
+    f = as_fn(f)
+    return tuple([r for x in items("keep", coll) if (r := f(x)) is not None])
+
+
+@builtin("keep-indexed", "sequences", calls_fns=True)
+def keep_indexed(f, coll):
+    """(keep-indexed f coll) the non-nil results of (f index item)."""
+    f = as_fn(f)
+    return tuple([r for i, x in enumerate(items("keep-indexed", coll))
+                  if (r := f(i, x)) is not None])
+
+
+@builtin("mapcat", "sequences", calls_fns=True)
+def mapcat(f, coll=NO_COLL, *colls):
+    """(mapcat f coll ...) concatenates the collections (f item) returns; (mapcat f) a
+    transducer."""
+    if coll is NO_COLL:
+        return xf.mapcat_xf(f)
+    parts = map_(f, coll, *colls)
+    seqs = []
+    for p in parts:
+        t = type(p)
+        if t is tuple:
+            seqs.append(p)
+        elif p is not None:
+            if t not in (Map, HostMap, frozenset, str):
+                raise error("type_error", "mapcat: the function must return a collection, got "
+                                          f"{show_typed(p)}", "use map for one value per item")
+            seqs.append(items("mapcat", p))
+    check_size("mapcat", sum(map(len, seqs)))
+    return tuple(chain.from_iterable(seqs))
+
+
 def _check_order(fname: str, f, coll) -> None:
     if (type(coll) is Keyword or is_fn(coll)) and (f is None or type(f) in (tuple, Map, HostMap, frozenset)):
         raise thread_first_error(fname)
 
 
-@builtin("reduced", "collections")
+# --- reducing ------------------------------------------------------------------------------
+
+
+
+@builtin("reduced", "sequences")
 def reduced(x):
     """(reduced x) inside a reducing function stops reduce with x."""
     return Reduced(x)
 
 
-@builtin("reduce", "collections", calls_fns=True)
+@builtin("reduce", "sequences", calls_fns=True)
 def reduce_(f, init_or_coll, *coll):
     """(reduce f coll) or (reduce f init coll): (f acc item) over the items."""
     f = as_fn(f)
@@ -134,7 +179,7 @@ _ADD = add
 _NUMBERS = frozenset({int, float})
 
 
-@builtin("reduce-kv", "collections", calls_fns=True)
+@builtin("reduce-kv", "sequences", calls_fns=True)
 def reduce_kv(f, init, m):
     """(reduce-kv f init m) calls (f acc key value) over a map's entries."""
     f = as_fn(f)
@@ -154,13 +199,84 @@ def reduce_kv(f, init, m):
     return acc
 
 
+@builtin("reductions", "sequences", calls_fns=True)
+def reductions(f, init_or_coll, *coll):
+    """(reductions f coll) or (reductions f init coll): the intermediate values of reduce."""
+    f = as_fn(f)
+    if coll:
+        if len(coll) > 1:
+            raise error("arity_error", f"reductions expects 2 or 3 arguments, got {len(coll) + 2}")
+        acc, seq = init_or_coll, items("reductions", coll[0])
+    else:
+        seq = items("reductions", init_or_coll)
+        if not seq:
+            return (f(),)
+        acc, seq = seq[0], islice(seq, 1, None)
+    if type(acc) is Reduced:
+        return (acc.value,)
+    out = [acc]
+    for x in seq:
+        acc = f(acc, x)
+        if type(acc) is Reduced:
+            out.append(acc.value)
+            break
+        out.append(acc)
+    return tuple(out)
+
+
+@builtin("some", "sequences", calls_fns=True)
+def some(pred, coll):
+    """(some pred coll) the first truthy (pred item), or nil."""
+    pred = predicate(pred, "some")
+    for x in items("some", coll):
+        r = pred(x)
+        if r is not None and r is not False:
+            return r
+    return None
+
+
+@builtin("distinct", "sequences")
+def distinct(coll=NO_COLL):
+    """(distinct coll) the items without repeats, first occurrence kept; (distinct) a
+    transducer."""
+    if coll is NO_COLL:
+        return xf.distinct_xf()
+    seq = items("distinct", coll)
+    check_keys(seq)
+    keyed = as_keys(seq)
+    if keyed is seq:
+        return tuple(dict.fromkeys(seq))
+    return tuple(map(from_key, dict.fromkeys(keyed)))
+
+
+@builtin("dedupe", "sequences")
+def dedupe(coll=NO_COLL):
+    """(dedupe coll) the items without consecutive repeats; (dedupe) a transducer."""
+    if coll is NO_COLL:
+        return xf.dedupe_xf()
+    seq = items("dedupe", coll)
+    if not seq:
+        return ()
+    if set(map(type, seq)) <= _PLAIN:   # != is = for these
+        return (seq[0], *[b for a, b in zip(seq, islice(seq, 1, None)) if a != b])
+    out = [seq[0]]
+    for a, b in zip(seq, islice(seq, 1, None)):
+        if not equals(a, b):
+            out.append(b)
+    return tuple(out)
+
+
+# --- making sequences ----------------------------------------------------------------------
+
+
+
 def _number(fname, x):
     if type(x) in (int, float):
         return x
     raise type_error(fname, "a number", x)
 
 
-@builtin("range", "collections")
+@builtin("range", "sequences")
 def range_(start_or_end, end=None, step=None):
     """(range n), (range start end) or (range start end step); always finite."""
     if end is None:
@@ -194,381 +310,55 @@ def range_(start_or_end, end=None, step=None):
     return tuple(out)
 
 
-@builtin("count", "collections")
-def count(coll):
-    """(count coll) number of items; characters of a string; nil is 0."""
-    t = type(coll)
-    if t is tuple or t is str or t in MAPS or t is frozenset:
-        return len(coll)
-    if coll is None:
-        return 0
-    raise type_error("count", "a collection or string", coll)
+@builtin("repeat", "sequences")
+def repeat(n, x=_NOTHING):
+    """(repeat n x) a vector of n times x; a count is required."""
+    if x is _NOTHING:
+        raise error("arity_error", "(repeat x) would be infinite: repeat needs a count",
+                    f"give the count first: (repeat 3 {show(n)})")
+    n = index_arg("repeat", n, "a count")   # Clojure truncates a float count here
+    if n <= 0:
+        return ()
+    check_size("repeat", n)
+    return (x,) * n
 
 
-@builtin("first", "collections")
-def first(coll):
-    """(first coll) the first item, or nil."""
-    if type(coll) is tuple:
-        return coll[0] if coll else None
-    seq = items("first", coll)
-    return seq[0] if seq else None
+@builtin("repeatedly", "sequences", calls_fns=True)
+def repeatedly(n, f=_NOTHING):
+    """(repeatedly n f) a vector of n results of calling f with no arguments."""
+    if f is _NOTHING:
+        raise error("arity_error", "(repeatedly f) would be infinite: repeatedly needs a count",
+                    "give the count first: (repeatedly 3 f)")
+    n = index_arg("repeatedly", n, "a count")
+    if n <= 0:
+        return ()
+    check_size("repeatedly", n)
+    f = as_fn(f)
+    return tuple(f() for _ in range(n))
 
 
-@builtin("second", "collections")
-def second(coll):
-    """(second coll) the second item, or nil."""
-    seq = items("second", coll)
-    return seq[1] if len(seq) > 1 else None
+# --- effects -------------------------------------------------------------------------------
 
 
-@builtin("last", "collections")
-def last(coll):
-    """(last coll) the last item, or nil."""
-    seq = items("last", coll)
-    return seq[-1] if seq else None
+
+@builtin("doall", "sequences")
+def doall(n_or_coll, coll=_NOTHING):
+    """(doall coll) returns coll: sequences are never lazy here, so there is nothing to force."""
+    return n_or_coll if coll is _NOTHING else coll
 
 
-@builtin("rest", "collections")
-def rest(coll):
-    """(rest coll) all but the first item; [] when none."""
-    seq = items("rest", coll)
-    return tuple(seq[1:])
-
-
-@builtin("next", "collections")
-def next_(coll):
-    """(next coll) all but the first item; nil when none."""
-    seq = items("next", coll)
-    return tuple(seq[1:]) if len(seq) > 1 else None
-
-
-@builtin("nth", "collections")
-def nth(coll, index, default=None):
-    """(nth coll i) the item at i, or nil (or default) when out of range."""
-    if type(index) is not int:
-        if type(index) is not float or not math.isfinite(index):
-            raise type_error("nth", "an integer index", index)
-        index = int(index)   # as Clojure: (nth v 1.0) is (nth v 1); (/ n 2) is a float here
-    seq = items("nth", coll)
-    return seq[index] if 0 <= index < len(seq) else default
-
-
-@builtin("conj", "collections")
-def conj(coll=None, *xs):
-    """(conj coll x ...) adds to the end of a vector, into a set, or [k v] into a map."""
-    t = type(coll)
-    if t is tuple:
-        check_size("conj", len(coll) + len(xs))
-        return coll + xs
-    if coll is None:
-        return xs
-    if t is frozenset:
-        check_size("conj", len(coll) + len(xs))
-        check_keys(xs)
-        return coll.union(as_keys(xs))
-    if t in MAPS:
-        return _into_map("conj", coll, xs)
-    raise type_error("conj", "a collection", coll)
-
-
-@variant("conj", 2)
-def conj_2(coll, x):
-    if type(coll) is tuple:
-        if len(coll) >= 1_000_000:
-            check_size("conj", len(coll) + 1)
-        return coll + (x,)
-    return conj(coll, x)
-
-
-def _into_map(fname: str, m: Map, entries) -> Map:
-    with m.mutate() as mm:
-        for e in chain.from_iterable(chunks(entries)):
-            if type(e) in MAPS:
-                for k, v in e.items():
-                    mm[k] = v
-            elif type(e) is tuple and len(e) == 2:
-                mm[as_key(check_key(e[0]))] = e[1]
-            elif e is None:
-                continue
-            else:
-                raise error("type_error", f"{fname}: a map entry must be a [key value] vector "
-                                          f"or a map, got {type_name(e)} {show(e)}")
-        result = mm.finish()
-    check_size(fname, len(result))
-    return result
-
-
-@builtin("into", "collections")
-def into(to, xf_or_from=None, from_=NO_COLL):
-    """(into to from) adds the items of from to the collection to; (into to xf from) adds
-    the items the transducer xf makes of from."""
-    t = type(to)
-    if from_ is NO_COLL:
-        source = items("into", xf_or_from)
-    else:
-        source = xf.transform("into", xf_or_from, from_)
-    if t is tuple:
-        check_size("into", len(to) + len(source))
-        return to + tuple(source)
-    if to is None:
-        return tuple(source)
-    if t is frozenset:
-        check_size("into", len(to) + len(source))
-        check_keys(source)
-        return to.union(as_keys(source))
-    if t in MAPS:
-        return _into_map("into", to, source)
-    raise type_error("into", "a collection to add to", to)
-
-
-@builtin("vec", "collections")
-def vec(coll):
-    """(vec coll) the items as a vector; nil gives []."""
-    return tuple(items("vec", coll))
-
-
-@builtin("vector", "collections")
-def vector(*xs):
-    """(vector x ...) a vector of the arguments."""
-    return xs
-
-
-@builtin("concat", "collections")
-def concat(*colls):
-    """(concat c1 c2 ...) one vector of all items; nil counts as empty."""
-    seqs = [items("concat", c) for c in colls]
-    check_size("concat", sum(map(len, seqs)))
-    out: list = []
-    for s in seqs:
-        out.extend(s)
-    return tuple(out)
-
-
-@builtin("take", "collections")
-def take(n, coll=NO_COLL):
-    """(take n coll) the first n items; (take n) a transducer."""
-    n = _count_arg("take", n)
-    if coll is NO_COLL:
-        return xf.take_xf(n)
-    return tuple(items("take", coll)[:n]) if n > 0 else ()
-
-
-@builtin("drop", "collections")
-def drop(n, coll=NO_COLL):
-    """(drop n coll) all but the first n items; (drop n) a transducer."""
-    n = _count_arg("drop", n)
-    if coll is NO_COLL:
-        return xf.drop_xf(n)
-    return tuple(items("drop", coll)[max(n, 0):])
-
-
-def _count_arg(fname, n) -> int:
-    if type(n) is int:
-        return n
-    if type(n) is float and math.isfinite(n):
-        return math.ceil(n)
-    raise type_error(fname, "a number of items", n, f"({fname} n coll): the count comes first")
-
-
-@builtin("reverse", "collections")
-def reverse(coll):
-    """(reverse coll) the items in reverse order."""
-    return tuple(reversed(items("reverse", coll)))
-
-
-@builtin("empty?", "predicates", returns_bool=True)
-def is_empty(coll):
-    """(empty? coll) no items; nil is empty."""
-    if coll is None:
-        return True
-    t = type(coll)
-    if t is tuple or t is str or t in MAPS or t is frozenset:
-        return len(coll) == 0
-    raise type_error("empty?", "a collection", coll)
-
-
-@builtin("seq", "collections")
-def seq(coll):
-    """(seq coll) the items as a vector, or nil when empty."""
-    s = items("seq", coll)
-    return tuple(s) if s else None
-
-
-@builtin("some", "collections", calls_fns=True)
-def some(pred, coll):
-    """(some pred coll) the first truthy (pred item), or nil."""
-    pred = predicate(pred, "some")
-    for x in items("some", coll):
-        r = pred(x)
-        if r is not None and r is not False:
-            return r
+@builtin("dorun", "sequences")
+def dorun(n_or_coll, coll=_NOTHING):
+    """(dorun coll) returns nil: sequences are never lazy here, so there is nothing to force."""
     return None
 
 
-@builtin("every?", "predicates", returns_bool=True, calls_fns=True)
-def every(pred, coll):
-    """(every? pred coll) pred is truthy for every item (true when empty)."""
-    pred = predicate(pred, "every?")
-    return all(truthy(pred(x)) for x in items("every?", coll))
-
-
-# --- sorting ---------------------------------------------------------------------------
-
-def comparator(f, fname):
-    """A cmp function from a PTC comparator: boolean (like <) or -1/0/1 results; or a
-    :asc/:desc keyword."""
-    if type(f) is Keyword and f.name in ("asc", "desc"):
-        sign = 1 if f.name == "asc" else -1
-        return lambda a, b: sign * compare(a, b)
-    f = as_fn(f, "comparator")
-
-    def cmp(a, b):
-        r = f(a, b)
-        if r is True:
-            return -1
-        if r is False or r is None:
-            return 1 if truthy(f(b, a)) else 0
-        if type(r) in (int, float):
-            return (r > 0) - (r < 0)
-        raise type_error(fname, "a comparator returning a boolean or a number", r)
-    return cmp
-
-
-def _direction(f):
-    """True/False for a plain descending/ascending comparator we can sort natively."""
-    if f is BUILTINS["<"].fn or f is BUILTINS["compare"].fn or f == Keyword("asc"):
-        return False
-    if f is BUILTINS[">"].fn or f == Keyword("desc"):
-        return True
+@builtin("run!", "sequences", calls_fns=True)
+def run_(proc, coll):
+    """(run! f coll) calls (f item) for each item, for its effects (println, tool calls); nil."""
+    proc = as_fn(proc)
+    for x in items("run!", coll):
+        r = proc(x)
+        if type(r) is Reduced:
+            break
     return None
-
-
-@builtin("sort", "collections", calls_fns=True)
-def sort(comp_or_coll, coll=None, *extra):
-    """(sort coll) or (sort comp coll): items in order; comp like < or >, or :asc/:desc."""
-    if coll is None and not extra and not (is_fn(comp_or_coll) or type(comp_or_coll) is Keyword):
-        return tuple(sorted_values(items("sort", comp_or_coll)))
-    comp, seq = comp_or_coll, items("sort", coll)
-    descending = _direction(comp)
-    if descending is not None:
-        return tuple(sorted_values(seq, reverse=descending))
-    return tuple(sorted(seq, key=cmp_to_key(comparator(comp, "sort"))))
-
-
-_NO_COLL = object()   # (sort-by k comp nil) has an explicit nil collection
-
-
-@builtin("sort-by", "collections", calls_fns=True)
-def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
-    """(sort-by keyfn coll) or (sort-by keyfn comp coll); keyfn may be :key, "key" or a path."""
-    if coll is _NO_COLL:
-        comp, seq_in = None, comp_or_coll
-    else:
-        comp, seq_in = comp_or_coll, coll
-        if (is_fn(coll) or type(coll) is Keyword) and type(comp_or_coll) in (tuple, Map, HostMap):
-            raise error("type_error", "sort-by expects (sort-by key comparator coll): the "
-                                      "collection comes last", "(sort-by :price > items)")
-    seq = items("sort-by", seq_in)
-    keys = _keys_of_each(keyfn, seq)
-    descending = False if comp is None else _direction(comp)
-    if descending is not None:
-        order = _sorted_indexes(keys, descending)
-    else:
-        cmp = comparator(comp, "sort-by")
-        order = sorted(range(len(seq)), key=cmp_to_key(lambda i, j: cmp(keys[i], keys[j])))
-    return tuple(map(seq.__getitem__, order))
-
-
-def _keys_of_each(keyfn, seq) -> list:
-    """`(keyfn item)` for each item of `seq`."""
-    if type(keyfn) in (Keyword, str, tuple):
-        return list(chain.from_iterable(map(partial(read_each, keyfn), chunks(seq))))
-    getter = _key_function(keyfn)
-    return [getter(x) for part in chunks(seq) for x in part]
-
-
-def _sorted_indexes(keys: list, descending: bool) -> list:
-    kinds = set(map(type, keys))
-    if kinds <= _NUMBERS and not (float in kinds and any(map(ne, keys, keys))) or kinds == {str}:
-        return sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
-    ckey = cmp_to_key(compare)
-    return sorted(range(len(keys)), key=lambda i: ckey(keys[i]), reverse=descending)
-
-
-def _key_function(keyfn):
-    if type(keyfn) in (Keyword, str, tuple):
-        return key_getter(keyfn)
-    return as_fn(keyfn, "key function")
-
-
-_COLLECTIONS = (tuple, Map, HostMap, frozenset) # keys whose hash is checked first (check_key)
-_PLAIN_KEYS = frozenset({str, int, float, Keyword, type(None)})
-
-
-@builtin("group-by", "collections", calls_fns=True)
-def group_by(keyfn, coll):
-    """(group-by f coll) a map from (f item) to the vector of items, in order."""
-    seq = items("group-by", coll)
-    keys = _keys_of_each(keyfn, seq)
-    groups: dict = {}
-    pairs = list(zip(seq, keys))
-    if _PLAIN_KEYS.issuperset(map(type, keys)):     # strings, numbers...: stored as they are
-        for part in chunks(pairs):
-            for x, k in part:
-                group = groups.get(k)
-                if group is None:
-                    groups[k] = [x]
-                else:
-                    group.append(x)
-        return build_map({k: tuple(v) for k, v in groups.items()})
-    for x, k in chain.from_iterable(chunks(pairs)):
-        try:
-            if type(k) in _COLLECTIONS:
-                k = as_key(check_key(k))
-            elif type(k) is bool:
-                k = as_key(k)
-            group = groups.get(k)
-            if group is None:
-                group = groups[k] = []
-            group.append(x)
-        except TypeError:
-            raise error("type_error", f"group-by: cannot use {type_name(k)} as a key") from None
-    return build_map({k: tuple(v) for k, v in groups.items()})
-
-
-@builtin("frequencies", "collections")
-def frequencies(coll):
-    """(frequencies coll) a map from each distinct item to how often it occurs."""
-    counts: dict = {}
-    seq = items("frequencies", coll)
-    check_keys(seq)
-    for part in chunks(as_keys(seq)):
-        for x in part:
-            counts[x] = counts.get(x, 0) + 1
-    return build_map(counts)
-
-
-@builtin("distinct", "collections")
-def distinct(coll=NO_COLL):
-    """(distinct coll) the items without repeats, first occurrence kept; (distinct) a
-    transducer."""
-    if coll is NO_COLL:
-        return xf.distinct_xf()
-    seq = items("distinct", coll)
-    check_keys(seq)
-    keyed = as_keys(seq)
-    if keyed is seq:
-        return tuple(dict.fromkeys(seq))
-    return tuple(map(from_key, dict.fromkeys(keyed)))
-
-
-@builtin("apply", "functions", calls_fns=True)
-def apply(f, *args):
-    """(apply f x ... coll) calls f with the x's and then the items of coll."""
-    if not args:
-        raise error("arity_error", "apply expects a function and a collection",
-                    "(apply max [1 2 3])")
-    last_arg = args[-1]
-    if type(last_arg) not in (tuple, frozenset, Map, HostMap, str) and last_arg is not None:
-        raise type_error("apply", "a collection as its last argument", last_arg)
-    return as_fn(f)(*args[:-1], *items("apply", last_arg))

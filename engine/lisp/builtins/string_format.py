@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import math
 import re as _py_re
-from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
+from decimal import Context, Decimal, localcontext, ROUND_HALF_UP
 
-from engine.lisp.builtins.output import str_value
+from engine.lisp.builtins.conversion import str_value
 from engine.lisp.builtins.registry import builtin
 from engine.lisp.builtins.support import check_length, limits, show, type_error
 from engine.lisp.errors import error
 from engine.lisp.values import INT_MIN
 
+
 _DIRECTIVE = _py_re.compile(r"%(?:(\d+)\$)?([-#+ 0,(<]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])?")
 _MAX_FORMAT_NUMBER = 100
+
+
 _ALLOWED_FLAGS = {
     "s": "-", "b": "-", "c": "-", "d": "-+ 0,(", "o": "-#0", "x": "-#0",
     "f": "-#+ 0,(", "e": "-#+ 0(", "g": "-+ 0,(", "%": "-", "n": "",
 }
+
+
 _UNSUPPORTED = {"h": "a hash code", "a": "hexadecimal floats", "t": "dates"}
 _DECIMAL = Context(prec=1000, rounding=ROUND_HALF_UP)
 
@@ -182,7 +187,7 @@ def _check_directive(directive: str, conv: str, flags: str, width, precision) ->
         raise _format_error(f"%n takes no width (in {directive})")
 
 
-@builtin("format", "strings")
+@builtin("format", "string-format")
 def format_(fmt, *args):
     """(format fmt x ...) Java-style formatting: %s %d %.2f %5d %-10s %05d %,d %x %e %b %c %n %%.
 

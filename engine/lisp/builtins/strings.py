@@ -1,8 +1,10 @@
-"""Strings and clojure.string: subs, join, split, replace, trim, parse-long, name...
+"""clojure.string: join, split, trim, upper-case, includes?, index-of, blank?, escape... and
+subs.
 
 Reachable as plain names and as `str/x`, `clojure.string/x`, `string/x`. Strings count Unicode
 code points; characters are 1-character strings. Every function that can build a long string
-checks the result's length against the run's limit before building it.
+checks the result's length against the run's limit before building it. `replace` is in
+string_replace.py, `format` in string_format.py.
 """
 
 from __future__ import annotations
@@ -11,16 +13,15 @@ import math
 import re as _py_re
 
 from engine.lisp.access import as_fn
-from engine.lisp.builtins.output import str_value
-from engine.lisp.builtins.regex import (fast_ok, find_all, java_split, match_value,
-                                        regex_timeout, time_left)
+from engine.lisp.builtins.conversion import str_value
+from engine.lisp.builtins.regex import java_split
 from engine.lisp.builtins.registry import builtin
-from engine.lisp.builtins.support import (check_length, check_size, items, limits, show,
-                                          type_error)
-from engine.lisp.errors import PtcError, error
-from engine.lisp.values import HostMap, INT_MAX, INT_MIN, Keyword, MAPS, Map, Regex, Symbol, is_fn
+from engine.lisp.builtins.support import check_length, check_size, items, limits, type_error
+from engine.lisp.values import HostMap, Map, MAPS, Regex
+
 
 _MISSING = object()
+
 
 # Java's Character.isWhitespace, which clojure.string/trim and blank? use: no-break spaces
 # (U+00A0, U+2007, U+202F) are not whitespace.
@@ -55,6 +56,8 @@ def _index(fname: str, i) -> int:
 
 
 # --- substrings and joining -------------------------------------------------------------
+
+
 
 @builtin("subs", "strings")
 def subs(s, start, end=None):
@@ -98,6 +101,8 @@ def join(sep_or_coll, coll=_MISSING):
 
 
 # --- splitting ----------------------------------------------------------------------------
+
+
 
 def _limit(fname: str, limit) -> int:
     if limit is None:
@@ -143,6 +148,8 @@ def split_lines(s):
 
 
 # --- trimming and case ------------------------------------------------------------------
+
+
 
 @builtin("trim", "strings")
 def trim(s):
@@ -199,6 +206,8 @@ def capitalize(s):
 
 
 # --- searching ----------------------------------------------------------------------------
+
+
 
 @builtin("starts-with?", "strings", returns_bool=True)
 def starts_with(s, prefix):
@@ -289,332 +298,3 @@ def escape(s, cmap):
             check_length("escape", total)
         parts.append(text)
     return "".join(parts)
-
-
-# --- replacing ----------------------------------------------------------------------------
-
-def _template(fname: str, replacement: str, pattern):
-    """Java's replacement syntax: $1 and ${name} insert groups, \\x is a literal x.
-    Returns a list of strings and group numbers."""
-    parts: list = []
-    literal: list[str] = []
-    groups = pattern.groups
-    i, n = 0, len(replacement)
-
-    def bad(message):
-        return error("type_error", f"{fname}: bad replacement {show(replacement)}: {message}",
-                     "write \\\\$ for a literal $ in a regex replacement")
-
-    while i < n:
-        c = replacement[i]
-        if c == "\\":
-            if i + 1 >= n:
-                raise bad("a \\ at the end escapes nothing")
-            literal.append(replacement[i + 1])
-            i += 2
-        elif c == "$":
-            i += 1
-            if i >= n:
-                raise bad("$ without a group number")
-            if replacement[i] == "{":
-                close = replacement.find("}", i)
-                if close < 0:
-                    raise bad("${ without a closing }")
-                name = replacement[i + 1:close]
-                if name not in pattern.groupindex:
-                    raise bad(f"no group named {name}")
-                ref = pattern.groupindex[name]
-                i = close + 1
-            else:
-                if not "0" <= replacement[i] <= "9":
-                    raise bad(f"$ must be followed by a group number, got {replacement[i]}")
-                ref = ord(replacement[i]) - 48
-                i += 1
-                while i < n and "0" <= replacement[i] <= "9":
-                    longer = ref * 10 + ord(replacement[i]) - 48
-                    if longer > groups:     # Java takes the longest group number that exists
-                        break
-                    ref = longer
-                    i += 1
-                if ref > groups:
-                    raise bad(f"no group {ref} (the regex has {groups})")
-            if literal:
-                parts.append("".join(literal))
-                literal = []
-            parts.append(ref)
-        else:
-            literal.append(c)
-            i += 1
-    if literal:
-        parts.append("".join(literal))
-    return parts
-
-
-def _callable(f) -> bool:
-    return is_fn(f) or type(f) in (Map, HostMap, Keyword, frozenset)
-
-
-_FAST_REPLACE_CHARS = 8_000_000
-
-
-def _fast_replace(fname: str, s: str, pattern, replacement: str, count: int | None):
-    """The replacement done by the `regex` package in C, when it gives Java's result and the
-    result cannot be huge: the pattern passes `fast_ok` and the replacement uses no group but
-    $0 (a group in a lookahead could repeat the whole rest of s at every match). None when
-    the slow path must run."""
-    if not fast_ok(pattern):
-        return None
-    try:
-        template = _template(fname, replacement, pattern)
-    except PtcError:
-        return None         # Java reports a bad replacement only when something matches
-    if any(type(p) is int and p != 0 for p in template):
-        return None
-    literal = sum(len(p) for p in template if type(p) is str)
-    whole = sum(1 for p in template if type(p) is int)
-    n = len(s)
-    if n + (n + 1) * literal + whole * n > _FAST_REPLACE_CHARS:
-        return None
-    python_template = "".join(p.replace("\\", "\\\\") if type(p) is str else "\\g<0>"
-                              for p in template)
-    try:
-        result = pattern.sub(python_template, s, count=count or 0, timeout=time_left())
-    except TimeoutError:
-        raise regex_timeout() from None
-    check_length(fname, len(result))
-    return result
-
-
-def _regex_replace(fname: str, s: str, pattern, replacement, count: int | None) -> str:
-    cap = limits().string_length
-    if type(replacement) is str:
-        fast = _fast_replace(fname, s, pattern, replacement, count)
-        if fast is not None:
-            return fast
-        make = None
-        template = None
-    elif _callable(replacement):
-        f = as_fn(replacement)
-        template = None
-
-        def make(m):
-            r = f(match_value(m))
-            return r if type(r) is str else ("" if r is None else str_value(r))
-    else:
-        raise type_error(fname, "a replacement string or function", replacement)
-    out: list[str] = []
-    total = 0
-    index = 0
-    done = 0
-    for m in find_all(pattern, s):
-        start, end = m.span()
-        if make is not None:
-            text = make(m)
-        else:
-            if template is None:
-                template = _template(fname, replacement, pattern)
-            text = "".join(p if type(p) is str else (m.group(p) or "") for p in template)
-        total += (start - index) + len(text)
-        if total > cap:
-            check_length(fname, total + len(s) - end)
-        out.append(s[index:start])
-        out.append(text)
-        index = end
-        done += 1
-        if count is not None and done >= count:
-            break
-    if not done:
-        return s
-    total += len(s) - index
-    check_length(fname, total)
-    out.append(s[index:])
-    return "".join(out)
-
-
-def _literal_replace(fname: str, s: str, match: str, replacement, count: int | None) -> str:
-    if type(replacement) is not str:
-        if not _callable(replacement):
-            raise type_error(fname, "a replacement string or function", replacement)
-        import regex
-        pattern = regex.compile(regex.escape(match))
-        return _regex_replace(fname, s, pattern, replacement, count)
-    found = s.count(match) if match else len(s) + 1
-    if count is not None:
-        found = min(found, count)
-    check_length(fname, len(s) + found * (len(replacement) - len(match)))
-    return s.replace(match, replacement, -1 if count is None else count)
-
-
-def _string_replace(fname: str, s, match, replacement, count: int | None) -> str:
-    s = _string(fname, s)
-    if type(match) is Regex:
-        return _regex_replace(fname, s, match.pattern, replacement, count)
-    if type(match) is str:
-        return _literal_replace(fname, s, match, replacement, count)
-    raise type_error(fname, "a string or regex to replace", match)
-
-
-def _replace_items(smap, coll) -> tuple:
-    """Core (replace smap coll): items found as keys of smap (or indices of a vector smap)
-    are replaced by their values."""
-    values = items("replace", coll)
-    if type(smap) in MAPS:
-        def swap(x):
-            try:
-                return smap.get(x, x)
-            except TypeError:
-                return x
-    elif type(smap) is tuple:
-        def swap(x):
-            return smap[x] if type(x) is int and 0 <= x < len(smap) else x
-    else:
-        raise type_error("replace", "a map of replacements (replace smap coll), or a string "
-                                    "(replace s match replacement)", smap)
-    return tuple(swap(x) for x in values)
-
-
-@builtin("replace", "strings", calls_fns=True)
-def replace(s, match, replacement=_MISSING):
-    """(replace s match replacement) every match replaced; match is a string or regex ($1 = group).
-
-    A string match is replaced literally. With a regex, the replacement may use $1 (or ${name})
-    for groups and \\$ for a dollar sign; it may also be a function of the match (the text, or
-    [full g1 ...] when the regex has groups). (replace smap coll), with two arguments, replaces
-    the items of coll that are keys of the map smap by their values."""
-    if replacement is _MISSING:
-        return _replace_items(s, match)
-    return _string_replace("replace", s, match, replacement, None)
-
-
-@builtin("replace-first", "strings", calls_fns=True)
-def replace_first(s, match, replacement):
-    """(replace-first s match replacement) like replace, for the first match only."""
-    return _string_replace("replace-first", s, match, replacement, 1)
-
-
-# --- parsing ------------------------------------------------------------------------------
-
-_LONG = _py_re.compile(r"[+-]?[0-9]+")
-_DOUBLE = _py_re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|Infinity|NaN)")
-
-
-@builtin("parse-long", "strings")
-def parse_long(s):
-    """(parse-long s) the integer written in s (the whole string, such as "-42"), else nil."""
-    if type(s) is not str or len(s) > 40 or not _LONG.fullmatch(s):
-        return None
-    n = int(s)
-    return n if INT_MIN <= n <= INT_MAX else None
-
-
-@builtin("parse-double", "strings")
-def parse_double(s):
-    """(parse-double s) the float written in s (the whole string: "1.5", "2", "1e3", "NaN"), or nil.
-
-    Whitespace and forms such as "1." or ".5" give nil, as upstream did."""
-    if type(s) is not str or len(s) > 400 or not _DOUBLE.fullmatch(s):
-        return None
-    return float(s.replace("Infinity", "inf"))
-
-
-@builtin("parse-boolean", "strings")
-def parse_boolean(s):
-    """(parse-boolean s) true for "true", false for "false", else nil."""
-    if type(s) is str:
-        if s == "true":
-            return True
-        if s == "false":
-            return False
-    return None
-
-
-# --- names, keywords, symbols, characters -------------------------------------------------
-
-def _split_name(full: str) -> tuple[str | None, str]:
-    """Clojure's split of `ns/name` at the first slash (a lone "/" is a name)."""
-    i = full.find("/")
-    if i < 0 or full == "/":
-        return None, full
-    return full[:i], full[i + 1:]
-
-
-@builtin("name", "strings")
-def name(x):
-    """(name x) the name of a keyword, symbol or string, without namespace: (name :a/b) is "b"."""
-    t = type(x)
-    if t is str:
-        return x
-    if t is Keyword or t is Symbol:
-        return _split_name(x.name)[1]
-    raise type_error("name", "a keyword, symbol or string", x)
-
-
-@builtin("namespace", "strings")
-def namespace(x):
-    """(namespace x) the namespace of a keyword or symbol ((namespace :a/b) is "a"), or nil."""
-    t = type(x)
-    if t is Keyword or t is Symbol:
-        return _split_name(x.name)[0]
-    raise type_error("namespace", "a keyword or symbol", x)
-
-
-def _name_part(fname: str, x) -> str:
-    if type(x) is str:
-        return x
-    raise type_error(fname, "a string", x)
-
-
-@builtin("keyword", "strings")
-def keyword(ns_or_name, name_=_MISSING):
-    """(keyword name) or (keyword ns name) a keyword from a string: (keyword "a") is :a.
-
-    (keyword "ns" "a") is :ns/a; a keyword is returned as it is; other values give nil."""
-    if name_ is _MISSING:
-        x = ns_or_name
-        t = type(x)
-        if t is Keyword:
-            return x
-        if t is str:
-            check_length("keyword", len(x))
-            return Keyword(x)
-        if t is Symbol:
-            return Keyword(x.name)
-        return None
-    local = _name_part("keyword", name_)
-    if ns_or_name is None:
-        return Keyword(local)
-    return Keyword(_name_part("keyword", ns_or_name) + "/" + local)
-
-
-@builtin("symbol", "strings")
-def symbol(ns_or_name, name_=_MISSING):
-    """(symbol name) or (symbol ns name) a symbol from a string (or keyword)."""
-    if name_ is _MISSING:
-        x = ns_or_name
-        t = type(x)
-        if t is Symbol:
-            return x
-        if t is str or t is Keyword:
-            return Symbol(x if t is str else x.name)
-        raise type_error("symbol", "a string, keyword or symbol", x)
-    local = _name_part("symbol", name_)
-    if ns_or_name is None:
-        return Symbol(local)
-    return Symbol(_name_part("symbol", ns_or_name) + "/" + local)
-
-
-@builtin("char", "strings")
-def char(x):
-    """(char n) the character with code n, as a 1-character string: (char 97) is "a"."""
-    t = type(x)
-    if t is str and len(x) == 1:
-        return x
-    if t is float and math.isfinite(x):
-        x, t = int(x), int
-    if t is not int:
-        raise type_error("char", "a character code (an integer)", x)
-    if not 0 <= x <= 0x10FFFF or 0xD800 <= x <= 0xDFFF:
-        raise error("arithmetic_error", f"char: {x} is not a character code (0 to 1114111, "
-                                        "not 55296 to 57343)")
-    return chr(x)
-

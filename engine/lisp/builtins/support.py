@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+from functools import partial
+from itertools import chain
 
+from engine.lisp.access import as_fn, key_getter, read_each
 from engine.lisp.compare import collection_items
 from engine.lisp.errors import error
 from engine.lisp.limits import Limits
@@ -134,3 +138,48 @@ def chunks(seq):
     for start in range(0, len(seq), CHUNK):
         check_deadline()
         yield seq[start:start + CHUNK]
+
+
+def count_arg(fname: str, n) -> int:
+    """A count argument: an integer, or a float rounded up (as Clojure's take does)."""
+    t = type(n)
+    if t is int:
+        return n
+    if t is float and math.isfinite(n):
+        return math.ceil(n)
+    raise type_error(fname, "a number of items", n, f"({fname} n coll): the count comes first")
+
+
+def index_arg(fname: str, i, what: str = "an integer index") -> int:
+    """An index argument: an integer, or a float truncated (as Clojure's int cast does)."""
+    t = type(i)
+    if t is int:
+        return i
+    if t is float and math.isfinite(i):
+        return int(i)
+    raise type_error(fname, what, i)
+
+
+def show_typed(value) -> str:
+    """`nil`, or the type and printed form of a value, for messages."""
+    return "nil" if value is None else f"{type_name(value)} {show(value)}"
+
+
+def key_function(keyfn, role: str = "key function"):
+    """A key argument: :key, "key", a [path] vector, or a function."""
+    t = type(keyfn)
+    if t is Keyword or t is str or t is tuple:
+        return key_getter(keyfn)
+    return as_fn(keyfn, role)
+
+
+def keys_of_each(keyfn, seq) -> list:
+    """`(keyfn item)` for each item of `seq`."""
+    if type(keyfn) in (Keyword, str, tuple):
+        return list(chain.from_iterable(map(partial(read_each, keyfn), chunks(seq))))
+    getter = key_function(keyfn)
+    return [getter(x) for part in chunks(seq) for x in part]
+
+
+def vector_of(seq) -> tuple:
+    return seq if type(seq) is tuple else tuple(seq)

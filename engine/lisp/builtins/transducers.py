@@ -5,8 +5,8 @@ A transducer is a plain function from a reducing function to a reducing function
 function takes no arguments (init), one (completion) or two (step). A step may return
 `(reduced x)` to stop: the transduction then consumes no more items. Stateful transducers
 (take, drop, distinct...) keep their state in the reducing function they build, so each use
-starts afresh. The one-argument forms of the sequence functions (in sequences.py and
-collections.py) build their transducer here.
+starts afresh. The one-argument forms of the sequence functions (in sequences.py,
+slicing.py and grouping.py) build their transducer here.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from engine.lisp.builtins.support import chunks, items, limits, type_error
 from engine.lisp.compare import check_key, equals
 from engine.lisp.errors import error
 from engine.lisp.values import as_key, is_fn, truthy
+
 
 NO_COLL = object()   # a sequence function called without its collection: a transducer
 
@@ -180,7 +181,7 @@ def partition_all_xf(n: int):
     return transducer
 
 
-@builtin("cat", "collections")
+@builtin("cat", "transducers")
 def cat(rf):
     """cat, the transducer that concatenates collections: (into [] cat [[1 2] [3]])."""
     rf = _reducing_fn("cat", rf)
@@ -191,8 +192,6 @@ def cat(rf):
         return rf(*args)
     return reducing
 
-
-# --- using transducers ------------------------------------------------------------------------
 
 def _transducer(fname: str, xf):
     if not is_fn(xf):
@@ -233,7 +232,7 @@ def transform(fname: str, xf, coll) -> tuple:
     return tuple(out)
 
 
-@builtin("transduce", "collections", calls_fns=True)
+@builtin("transduce", "transducers", calls_fns=True)
 def transduce(xf, f, init_or_coll, coll=NO_COLL):
     """(transduce xf f coll) or (transduce xf f init coll): reduce with (xf f), starting from
     init or (f); at the end calls (f result), as + conj and str allow."""
@@ -246,7 +245,7 @@ def transduce(xf, f, init_or_coll, coll=NO_COLL):
     return rf(_reduce(rf, init, coll, "transduce"))
 
 
-@builtin("sequence", "collections", calls_fns=True)
+@builtin("sequence", "transducers", calls_fns=True)
 def sequence(xf_or_coll, coll=NO_COLL):
     """(sequence coll) the items as a vector; (sequence xf coll) the items xf makes of coll."""
     if coll is NO_COLL:
@@ -254,7 +253,7 @@ def sequence(xf_or_coll, coll=NO_COLL):
     return transform("sequence", xf_or_coll, coll)
 
 
-@builtin("completing", "functions", calls_fns=True)
+@builtin("completing", "transducers", calls_fns=True)
 def completing(f, cf=None):
     """(completing f) or (completing f cf): f with a completion arity (identity, or cf) for
     transduce: (transduce xf (completing (fn [acc x] ...)) init coll)."""
