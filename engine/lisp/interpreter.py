@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from engine.lisp import macros, special_forms  # noqa: F401  (they register the special forms)
 from engine.lisp.analyzer import Analyzer
 from engine.lisp.builtins import BUILTINS
+from engine.lisp.builtins.registry import named
 from engine.lisp.compiler import FILENAME, Compiler, demangle
 from engine.lisp.convert import ConversionError, from_python
 from engine.lisp.errors import PtcError, Signal, Span, cut, did_you_mean, plural
@@ -254,7 +255,7 @@ _CODE_BY_NAME: "weakref.WeakValueDictionary[str, types.CodeType]" = weakref.Weak
 def translate(e: BaseException) -> PtcError:
     """Any exception from a run as the PtcError the program's author can act on."""
     if isinstance(e, PtcError):
-        return e
+        return named(e, e.__traceback__)
     if isinstance(e, RecursionError):
         return PtcError("recursion_limit_exceeded", "nesting too deep (recursion or data)",
                         None, "use loop/recur or reduce instead of deep recursion")

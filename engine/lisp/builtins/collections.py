@@ -10,7 +10,7 @@ import math
 from itertools import chain
 
 from engine.lisp.builtins import transducers as xf
-from engine.lisp.builtins.registry import builtin, variant
+from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import (check_size, chunks, count_arg, index_arg, items,
                                           limits, show, type_error, vector_of)
 from engine.lisp.builtins.transducers import NO_COLL
@@ -30,7 +30,7 @@ def count(coll):
         return len(coll)
     if coll is None:
         return 0
-    raise type_error("count", "a collection or string", coll)
+    raise type_error(NAME, "a collection or string", coll)
 
 
 @builtin("first", "collections")
@@ -38,35 +38,35 @@ def first(coll):
     """(first coll) the first item, or nil."""
     if type(coll) is tuple:
         return coll[0] if coll else None
-    seq = items("first", coll)
+    seq = items(NAME, coll)
     return seq[0] if seq else None
 
 
 @builtin("second", "collections")
 def second(coll):
     """(second coll) the second item, or nil."""
-    seq = items("second", coll)
+    seq = items(NAME, coll)
     return seq[1] if len(seq) > 1 else None
 
 
 @builtin("last", "collections")
 def last(coll):
     """(last coll) the last item, or nil."""
-    seq = items("last", coll)
+    seq = items(NAME, coll)
     return seq[-1] if seq else None
 
 
 @builtin("rest", "collections")
 def rest(coll):
     """(rest coll) all but the first item; [] when none."""
-    seq = items("rest", coll)
+    seq = items(NAME, coll)
     return tuple(seq[1:])
 
 
 @builtin("next", "collections")
 def next_(coll):
     """(next coll) all but the first item; nil when none."""
-    seq = items("next", coll)
+    seq = items(NAME, coll)
     return tuple(seq[1:]) if len(seq) > 1 else None
 
 
@@ -75,51 +75,51 @@ def nth(coll, index, default=None):
     """(nth coll i) the item at i, or nil (or default) when out of range."""
     if type(index) is not int:
         if type(index) is not float or not math.isfinite(index):
-            raise type_error("nth", "an integer index", index)
+            raise type_error(NAME, "an integer index", index)
         index = int(index)   # as Clojure: (nth v 1.0) is (nth v 1); (/ n 2) is a float here
-    seq = items("nth", coll)
+    seq = items(NAME, coll)
     return seq[index] if 0 <= index < len(seq) else default
 
 
 @builtin("ffirst", "collections")
 def ffirst(coll):
     """(ffirst coll) the first item of the first item."""
-    seq = items("ffirst", coll)
+    seq = items(NAME, coll)
     if not seq:
         return None
-    inner = items("ffirst", seq[0])
+    inner = items(NAME, seq[0])
     return inner[0] if inner else None
 
 
 @builtin("fnext", "collections")
 def fnext(coll):
     """(fnext coll) the second item, as (first (next coll))."""
-    seq = items("fnext", coll)
+    seq = items(NAME, coll)
     return seq[1] if len(seq) > 1 else None
 
 
 @builtin("nfirst", "collections")
 def nfirst(coll):
     """(nfirst coll) (next (first coll)): the first item without its first item, or nil."""
-    seq = items("nfirst", coll)
+    seq = items(NAME, coll)
     if not seq:
         return None
-    inner = items("nfirst", seq[0])
+    inner = items(NAME, seq[0])
     return tuple(inner[1:]) if len(inner) > 1 else None
 
 
 @builtin("nnext", "collections")
 def nnext(coll):
     """(nnext coll) the items after the second, or nil when none."""
-    seq = items("nnext", coll)
+    seq = items(NAME, coll)
     return tuple(seq[2:]) if len(seq) > 2 else None
 
 
 @builtin("nthnext", "collections")
 def nthnext(coll, n):
     """(nthnext coll n) the items after the first n, or nil when none."""
-    n = count_arg("nthnext", n)
-    seq = items("nthnext", coll)
+    n = count_arg(NAME, n)
+    seq = items(NAME, coll)
     rest = seq[max(n, 0):]
     return tuple(rest) if rest else None
 
@@ -127,8 +127,8 @@ def nthnext(coll, n):
 @builtin("nthrest", "collections")
 def nthrest(coll, n):
     """(nthrest coll n) the items after the first n; [] when none."""
-    n = count_arg("nthrest", n)
-    seq = items("nthrest", coll)
+    n = count_arg(NAME, n)
+    seq = items(NAME, coll)
     if n <= 0:
         return () if coll is None else coll
     return tuple(seq[n:])
@@ -141,7 +141,7 @@ def peek(coll):
         return coll[-1] if coll else None
     if coll is None:
         return None
-    raise type_error("peek", "a vector", coll, "use last or first")
+    raise type_error(NAME, "a vector", coll, "use last or first")
 
 
 @builtin("pop", "collections")
@@ -149,24 +149,24 @@ def pop(coll):
     """(pop v) the vector without its last item; an empty vector is an error."""
     if type(coll) is tuple:
         if not coll:
-            raise error("index_out_of_bounds", "pop of an empty vector",
+            raise error("index_out_of_bounds", f"{NAME} of an empty vector",
                         "check (empty? v) first, or use butlast, which gives []")
         return coll[:-1]
     if coll is None:
         return None
-    raise type_error("pop", "a vector", coll, "use butlast or rest")
+    raise type_error(NAME, "a vector", coll, "use butlast or rest")
 
 
 @builtin("subvec", "collections")
 def subvec(v, start, end=_NOTHING):
     """(subvec v start) or (subvec v start end): the items from index start up to end."""
     if type(v) is not tuple:
-        raise type_error("subvec", "a vector", v, "use (vec coll) first, or take/drop")
-    start = index_arg("subvec", start)
-    end = len(v) if end is _NOTHING else index_arg("subvec", end)
+        raise type_error(NAME, "a vector", v, "use (vec coll) first, or take/drop")
+    start = index_arg(NAME, start)
+    end = len(v) if end is _NOTHING else index_arg(NAME, end)
     if not 0 <= start <= end <= len(v):
         raise error("index_out_of_bounds",
-                    f"subvec {start} to {end} is out of range for a vector of {len(v)} items",
+                    f"{NAME} {start} to {end} is out of range for a vector of {len(v)} items",
                     "0 <= start <= end <= (count v); use take and drop to clamp")
     return v[start:end]
 
@@ -192,13 +192,13 @@ def not_empty(coll):
         return coll if coll else None
     if coll is None:
         return None
-    raise type_error("not-empty", "a collection", coll)
+    raise type_error(NAME, "a collection", coll)
 
 
 @builtin("seq", "collections")
 def seq(coll):
     """(seq coll) the items as a vector, or nil when empty."""
-    s = items("seq", coll)
+    s = items(NAME, coll)
     return tuple(s) if s else None
 
 
@@ -211,24 +211,24 @@ def conj(coll=None, *xs):
     """(conj coll x ...) adds to the end of a vector, into a set, or [k v] into a map."""
     t = type(coll)
     if t is tuple:
-        check_size("conj", len(coll) + len(xs))
+        check_size(NAME, len(coll) + len(xs))
         return coll + xs
     if coll is None:
         return xs
     if t is frozenset:
-        check_size("conj", len(coll) + len(xs))
+        check_size(NAME, len(coll) + len(xs))
         check_keys(xs)
         return coll.union(as_keys(xs))
     if t in MAPS:
-        return _into_map("conj", coll, xs)
-    raise type_error("conj", "a collection", coll)
+        return _into_map(NAME, coll, xs)
+    raise type_error(NAME, "a collection", coll)
 
 
 @variant("conj", 2)
 def conj_2(coll, x):
     if type(coll) is tuple:
         if len(coll) >= 1_000_000:
-            check_size("conj", len(coll) + 1)
+            check_size(NAME, len(coll) + 1)
         return coll + (x,)
     return conj(coll, x)
 
@@ -257,27 +257,27 @@ def into(to, xf_or_from=None, from_=NO_COLL):
     the items the transducer xf makes of from."""
     t = type(to)
     if from_ is NO_COLL:
-        source = items("into", xf_or_from)
+        source = items(NAME, xf_or_from)
     else:
-        source = xf.transform("into", xf_or_from, from_)
+        source = xf.transform(NAME, xf_or_from, from_)
     if t is tuple:
-        check_size("into", len(to) + len(source))
+        check_size(NAME, len(to) + len(source))
         return to + tuple(source)
     if to is None:
         return tuple(source)
     if t is frozenset:
-        check_size("into", len(to) + len(source))
+        check_size(NAME, len(to) + len(source))
         check_keys(source)
         return to.union(as_keys(source))
     if t in MAPS:
-        return _into_map("into", to, source)
-    raise type_error("into", "a collection to add to", to)
+        return _into_map(NAME, to, source)
+    raise type_error(NAME, "a collection to add to", to)
 
 
 @builtin("vec", "collections")
 def vec(coll):
     """(vec coll) the items as a vector; nil gives []."""
-    return tuple(items("vec", coll))
+    return tuple(items(NAME, coll))
 
 
 @builtin("vector", "collections")
@@ -296,16 +296,16 @@ def list_(*xs):
 def list_star(first, *more):
     """(list* x ... coll) a vector of the x's followed by the items of coll."""
     args = (first, *more)
-    seq = items("list*", args[-1])
-    check_size("list*", len(args) - 1 + len(seq))
+    seq = items(NAME, args[-1])
+    check_size(NAME, len(args) - 1 + len(seq))
     return (*args[:-1], *seq)
 
 
 @builtin("cons", "collections")
 def cons(x, coll):
     """(cons x coll) a vector of x followed by the items of coll."""
-    seq = items("cons", coll)
-    check_size("cons", len(seq) + 1)
+    seq = items(NAME, coll)
+    check_size(NAME, len(seq) + 1)
     return (x, *seq)
 
 
@@ -316,8 +316,8 @@ def cons(x, coll):
 @builtin("concat", "collections")
 def concat(*colls):
     """(concat c1 c2 ...) one vector of all items; nil counts as empty."""
-    seqs = [items("concat", c) for c in colls]
-    check_size("concat", sum(map(len, seqs)))
+    seqs = [items(NAME, c) for c in colls]
+    check_size(NAME, sum(map(len, seqs)))
     out: list = []
     for s in seqs:
         out.extend(s)
@@ -327,20 +327,20 @@ def concat(*colls):
 @builtin("interleave", "collections")
 def interleave(*colls):
     """(interleave c1 c2 ...) first items of each, then second items...; stops at the shortest."""
-    seqs = [items("interleave", c) for c in colls]
+    seqs = [items(NAME, c) for c in colls]
     if len(seqs) == 1:
         return vector_of(seqs[0])
-    check_size("interleave", min(map(len, seqs), default=0) * len(seqs))
+    check_size(NAME, min(map(len, seqs), default=0) * len(seqs))
     return tuple(chain.from_iterable(zip(*seqs)))
 
 
 @builtin("interpose", "collections")
 def interpose(sep, coll):
     """(interpose sep coll) the items with sep between each two."""
-    seq = items("interpose", coll)
+    seq = items(NAME, coll)
     if len(seq) < 2:
         return vector_of(seq)
-    out = [sep] * check_size("interpose", 2 * len(seq) - 1)
+    out = [sep] * check_size(NAME, 2 * len(seq) - 1)
     out[0::2] = seq
     return tuple(out)
 
@@ -369,12 +369,12 @@ def flatten(coll):
             continue
         pushes += 1   # empty vectors add no items but cost a step: bound both
         if pushes > cap or len(out) > cap:
-            raise error("memory_exceeded", f"flatten would build more than {cap} items")
-    check_size("flatten", len(out))
+            raise error("memory_exceeded", f"{NAME} would build more than {cap} items")
+    check_size(NAME, len(out))
     return tuple(out)
 
 
 @builtin("zip", "collections")
 def zip_(c1, c2, *colls):
     """(zip c1 c2 ...) [[a1 b1] [a2 b2] ...], stopping at the shortest."""
-    return tuple(zip(*[items("zip", c) for c in (c1, c2, *colls)]))
+    return tuple(zip(*[items(NAME, c) for c in (c1, c2, *colls)]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from operator import ge, gt, le, lt
 
-from engine.lisp.builtins.registry import builtin, variant
+from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import number
 from engine.lisp.compare import compare, equals
 from engine.lisp.errors import error
@@ -29,8 +29,8 @@ def not_eq(x, *xs):
 @builtin("==", "comparison", returns_bool=True)
 def num_eq(x, *xs):
     """(== x y ...) numeric equality."""
-    number("==", x)
-    return all(number("==", y) == x for y in xs)
+    number(NAME, x)
+    return all(number(NAME, y) == x for y in xs)
 
 
 def _ordering(name, test):

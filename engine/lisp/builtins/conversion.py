@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re as _py_re
 
-from engine.lisp.builtins.registry import builtin, variant
+from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import check_length, limits, type_error
 from engine.lisp.errors import error
 from engine.lisp.printer import to_str
@@ -53,7 +53,7 @@ def str_(*values):
                  for v in values]
         total = sum(map(len, parts))
         if total > limits().string_length:
-            check_length("str", total)
+            check_length(NAME, total)
         return "".join(parts)
     cap = limits().string_length
     parts = []
@@ -62,7 +62,7 @@ def str_(*values):
         text = v if type(v) is str else _str1(v)
         total += len(text)
         if total > cap:
-            check_length("str", total)
+            check_length(NAME, total)
         parts.append(text)
     return "".join(parts)
 
@@ -73,7 +73,7 @@ def str_1(x):
         return x
     text = _str1(x)
     if len(text) > limits().string_length:
-        check_length("str", len(text))
+        check_length(NAME, len(text))
     return text
 
 
@@ -84,7 +84,7 @@ def str_2(a, b):
     if type(b) is not str:
         b = str(b) if type(b) is int else _str1(b)
     if len(a) + len(b) > limits().string_length:
-        check_length("str", len(a) + len(b))
+        check_length(NAME, len(a) + len(b))
     return a + b
 
 
@@ -146,7 +146,7 @@ def name(x):
         return x
     if t is Keyword or t is Symbol:
         return _split_name(x.name)[1]
-    raise type_error("name", "a keyword, symbol or string", x)
+    raise type_error(NAME, "a keyword, symbol or string", x)
 
 
 @builtin("namespace", "conversion")
@@ -155,7 +155,7 @@ def namespace(x):
     t = type(x)
     if t is Keyword or t is Symbol:
         return _split_name(x.name)[0]
-    raise type_error("namespace", "a keyword or symbol", x)
+    raise type_error(NAME, "a keyword or symbol", x)
 
 
 def _name_part(fname: str, x) -> str:
@@ -175,15 +175,15 @@ def keyword(ns_or_name, name_=_MISSING):
         if t is Keyword:
             return x
         if t is str:
-            check_length("keyword", len(x))
+            check_length(NAME, len(x))
             return Keyword(x)
         if t is Symbol:
             return Keyword(x.name)
         return None
-    local = _name_part("keyword", name_)
+    local = _name_part(NAME, name_)
     if ns_or_name is None:
         return Keyword(local)
-    return Keyword(_name_part("keyword", ns_or_name) + "/" + local)
+    return Keyword(_name_part(NAME, ns_or_name) + "/" + local)
 
 
 @builtin("symbol", "conversion")
@@ -196,11 +196,11 @@ def symbol(ns_or_name, name_=_MISSING):
             return x
         if t is str or t is Keyword:
             return Symbol(x if t is str else x.name)
-        raise type_error("symbol", "a string, keyword or symbol", x)
-    local = _name_part("symbol", name_)
+        raise type_error(NAME, "a string, keyword or symbol", x)
+    local = _name_part(NAME, name_)
     if ns_or_name is None:
         return Symbol(local)
-    return Symbol(_name_part("symbol", ns_or_name) + "/" + local)
+    return Symbol(_name_part(NAME, ns_or_name) + "/" + local)
 
 
 @builtin("char", "conversion")
@@ -212,8 +212,8 @@ def char(x):
     if t is float and math.isfinite(x):
         x, t = int(x), int
     if t is not int:
-        raise type_error("char", "a character code (an integer)", x)
+        raise type_error(NAME, "a character code (an integer)", x)
     if not 0 <= x <= 0x10FFFF or 0xD800 <= x <= 0xDFFF:
-        raise error("arithmetic_error", f"char: {x} is not a character code (0 to 1114111, "
+        raise error("arithmetic_error", f"{NAME}: {x} is not a character code (0 to 1114111, "
                                         "not 55296 to 57343)")
     return chr(x)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from engine.lisp.access import as_fn
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import items, show, type_error
 from engine.lisp.errors import error
 from engine.lisp.running import RUNNING, timeout as _timeout
@@ -43,7 +43,7 @@ def _fns(fname: str, fs, role: str = "function") -> list:
 @builtin("partial", "functions", calls_fns=True)
 def hof_partial(f, *fixed):
     """(partial f x ...) f with its first arguments fixed: ((partial + 10) 1 2) is 13."""
-    g = _fns("partial", (f,))[0]
+    g = _fns(NAME, (f,))[0]
     if not fixed:
         return f
 
@@ -56,7 +56,7 @@ def hof_partial(f, *fixed):
 @builtin("comp", "functions", calls_fns=True)
 def hof_comp(*fs):
     """(comp f g ...) composes right to left: ((comp f g) x) is (f (g x)); (comp) is identity."""
-    fs = _fns("comp", fs)
+    fs = _fns(NAME, fs)
     if not fs:
         def comp_identity(*args):
             if len(args) != 1:
@@ -80,7 +80,7 @@ def hof_comp(*fs):
 @builtin("complement", "functions", calls_fns=True)
 def hof_complement(f):
     """(complement f) a function returning true where f returns nil or false, else false."""
-    f = _fns("complement", (f,))[0]
+    f = _fns(NAME, (f,))[0]
 
     def complemented(*args):
         _tick()
@@ -100,7 +100,7 @@ def hof_constantly(x):
 @builtin("juxt", "functions", calls_fns=True)
 def hof_juxt(*fs):
     """(juxt f g ...) a function returning the vector [(f x) (g x) ...]: ((juxt :a :b) m)."""
-    fs = tuple(_fns("juxt", fs))
+    fs = tuple(_fns(NAME, fs))
 
     def juxtaposed(*args):
         _tick()
@@ -123,7 +123,7 @@ def _pred_major(ps, args):
 @builtin("every-pred", "functions", calls_fns=True)
 def hof_every_pred(p, *ps):
     """(every-pred p ...) a predicate: true when every p is truthy for every argument."""
-    preds = tuple(_fns("every-pred", (p, *ps), "predicate"))
+    preds = tuple(_fns(NAME, (p, *ps), "predicate"))
 
     def every_pred_fn(*args):
         _tick()
@@ -137,7 +137,7 @@ def hof_every_pred(p, *ps):
 @builtin("some-fn", "functions", calls_fns=True)
 def hof_some_fn(p, *ps):
     """(some-fn p ...) a function returning the first truthy (p x) over all p and arguments."""
-    preds = tuple(_fns("some-fn", (p, *ps), "predicate"))
+    preds = tuple(_fns(NAME, (p, *ps), "predicate"))
 
     def some_fn_fn(*args):
         _tick()
@@ -155,7 +155,7 @@ def hof_some_fn(p, *ps):
 def hof_all_of(*preds):
     """(all-of p ...) a predicate true when every p is truthy. With no predicates always true.
     (filter (all-of (where :active) (where :age > 18)) users)"""
-    preds = tuple(_fns("all-of", preds, "predicate"))
+    preds = tuple(_fns(NAME, preds, "predicate"))
 
     def all_of_fn(*args):
         _tick()
@@ -170,7 +170,7 @@ def hof_all_of(*preds):
 @builtin("any-of", "functions", calls_fns=True)
 def hof_any_of(*preds):
     """(any-of p ...) a predicate true when some p is truthy. With no predicates always false."""
-    preds = tuple(_fns("any-of", preds, "predicate"))
+    preds = tuple(_fns(NAME, preds, "predicate"))
 
     def any_of_fn(*args):
         _tick()
@@ -185,7 +185,7 @@ def hof_any_of(*preds):
 @builtin("none-of", "functions", calls_fns=True)
 def hof_none_of(*preds):
     """(none-of p ...) a predicate true when no p is truthy. With no predicates always true."""
-    some_pred = hof_any_of(*_fns("none-of", preds, "predicate"))
+    some_pred = hof_any_of(*_fns(NAME, preds, "predicate"))
 
     def none_of_fn(*args):
         return not some_pred(*args)
@@ -199,7 +199,7 @@ _NONE = object()
 def hof_fnil(f, x, y=_NONE, z=_NONE):
     """(fnil f x) f with a nil first argument replaced by x: (update m :n (fnil inc 0)).
     (fnil f x y) and (fnil f x y z) also replace a nil second and third argument."""
-    f = _fns("fnil", (f,))[0]
+    f = _fns(NAME, (f,))[0]
     defaults = tuple(d for d in (x, y, z) if d is not _NONE)
     n = len(defaults)
 
@@ -246,7 +246,7 @@ def _memo_key(args: tuple):
 @builtin("memoize", "functions", calls_fns=True)
 def hof_memoize(f):
     """(memoize f) f caching its result for each distinct list of arguments."""
-    f = _fns("memoize", (f,))[0]
+    f = _fns(NAME, (f,))[0]
     cache: dict = {}
 
     def memoized(*args):
@@ -268,7 +268,7 @@ def hof_memoize(f):
 def hof_trampoline(f, *args):
     """(trampoline f x ...) calls (f x ...), then calls each function result with no arguments.
     Returns the first result that is not a function (mutual recursion without deep stacks)."""
-    value = _fns("trampoline", (f,))[0](*args)
+    value = _fns(NAME, (f,))[0](*args)
     while is_fn(value):
         _tick()
         value = value()
@@ -278,11 +278,11 @@ def hof_trampoline(f, *args):
 @builtin("pmap", "functions", calls_fns=True)
 def hof_pmap(f, coll, *colls):
     """(pmap f coll) like map (runs in order here): (pmap #(tool/fetch %) ids)."""
-    f = _fns("pmap", (f,))[0]
+    f = _fns(NAME, (f,))[0]
     if not colls:
-        seqs = ((x,) for x in items("pmap", coll))
+        seqs = ((x,) for x in items(NAME, coll))
     else:
-        seqs = zip(*[items("pmap", c) for c in (coll, *colls)])
+        seqs = zip(*[items(NAME, c) for c in (coll, *colls)])
     out = []
     for xs in seqs:
         _tick()
@@ -295,7 +295,7 @@ def hof_pcalls(*thunks):
     """(pcalls f g ...) calls each function of no arguments, in order: [(f) (g) ...]."""
     for t in thunks:
         if not is_fn(t):
-            raise error("type_error", f"pcalls expects functions of no arguments, got "
+            raise error("type_error", f"{NAME} expects functions of no arguments, got "
                                       f"{type_name(t)} {show(t)}",
                         "wrap each call: (pcalls #(tool/a) #(tool/b))")
     out = []
@@ -315,9 +315,9 @@ def identity(x):
 def apply(f, *args):
     """(apply f x ... coll) calls f with the x's and then the items of coll."""
     if not args:
-        raise error("arity_error", "apply expects a function and a collection",
+        raise error("arity_error", f"{NAME} expects a function and a collection",
                     "(apply max [1 2 3])")
     last_arg = args[-1]
     if type(last_arg) not in (tuple, frozenset, Map, HostMap, str) and last_arg is not None:
-        raise type_error("apply", "a collection as its last argument", last_arg)
-    return as_fn(f)(*args[:-1], *items("apply", last_arg))
+        raise type_error(NAME, "a collection as its last argument", last_arg)
+    return as_fn(f)(*args[:-1], *items(NAME, last_arg))

@@ -8,7 +8,7 @@ from itertools import chain, islice
 
 from engine.lisp.access import as_fn
 from engine.lisp.builtins import transducers as xf
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import (build_map, check_size, checked_int, chunks, count_arg,
                                           items, key_function, keys_of_each, show, show_typed)
 from engine.lisp.builtins.transducers import NO_COLL
@@ -25,7 +25,7 @@ _PLAIN_KEYS = frozenset({str, int, float, Keyword, type(None)})
 @builtin("group-by", "grouping", calls_fns=True)
 def group_by(keyfn, coll):
     """(group-by f coll) a map from (f item) to the vector of items, in order."""
-    seq = items("group-by", coll)
+    seq = items(NAME, coll)
     keys = keys_of_each(keyfn, seq)
     groups: dict = {}
     pairs = list(zip(seq, keys))
@@ -49,7 +49,7 @@ def group_by(keyfn, coll):
                 group = groups[k] = []
             group.append(x)
         except TypeError:
-            raise error("type_error", f"group-by: cannot use {type_name(k)} as a key") from None
+            raise error("type_error", f"{NAME}: cannot use {type_name(k)} as a key") from None
     return build_map({k: tuple(v) for k, v in groups.items()})
 
 
@@ -57,7 +57,7 @@ def group_by(keyfn, coll):
 def frequencies(coll):
     """(frequencies coll) a map from each distinct item to how often it occurs."""
     counts: dict = {}
-    seq = items("frequencies", coll)
+    seq = items(NAME, coll)
     check_keys(seq)
     for part in chunks(as_keys(seq)):
         for x in part:
@@ -97,10 +97,10 @@ def partition(n, step_or_coll, pad_or_coll=_NOTHING, coll=_NOTHING):
         step, pad, source = step_or_coll, None, pad_or_coll
     else:
         step, pad, source = step_or_coll, pad_or_coll, coll
-    n = count_arg("partition", n)
-    step = count_arg("partition", step)
-    seq = items("partition", source)
-    padding = items("partition", pad) if coll is not _NOTHING else None
+    n = count_arg(NAME, n)
+    step = count_arg(NAME, step)
+    seq = items(NAME, source)
+    padding = items(NAME, pad) if coll is not _NOTHING else None
     length = len(seq)
     if not length:
         return ()
@@ -108,16 +108,16 @@ def partition(n, step_or_coll, pad_or_coll=_NOTHING, coll=_NOTHING):
         return () if padding is None else ((),)
     if step <= 0:
         if n <= length:   # a full chunk that never advances: Clojure loops forever
-            _step_arg("partition", step)
+            _step_arg(NAME, step)
         if padding is None:
             return ()
         return (tuple(chain(seq, islice(padding, n - length))),)
     if n == 0:
-        check_size("partition", len(range(0, length, step)))
+        check_size(NAME, len(range(0, length, step)))
         return ((),) * len(range(0, length, step))
     starts = range(0, length - n + 1, step)
     if step < n:
-        check_size("partition", len(starts) * n)
+        check_size(NAME, len(starts) * n)
     chunks = [tuple(seq[i:i + n]) for i in starts]
     if padding is not None:
         nxt = len(starts) * step
@@ -131,28 +131,28 @@ def partition_all(n, step_or_coll=NO_COLL, coll=_NOTHING):
     """(partition-all n coll) or (partition-all n step coll): chunks of n, the last may be
     short; (partition-all n) a transducer."""
     if step_or_coll is NO_COLL:
-        n = count_arg("partition-all", n)
+        n = count_arg(NAME, n)
         if n <= 0:
-            raise error("type_error", f"partition-all as a transducer needs a positive size, "
+            raise error("type_error", f"{NAME} as a transducer needs a positive size, "
                                       f"got {n}")
         return xf.partition_all_xf(n)
     if coll is _NOTHING:
         step, source = n, step_or_coll
     else:
         step, source = step_or_coll, coll
-    n = count_arg("partition-all", n)
-    step = count_arg("partition-all", step)
-    seq = items("partition-all", source)
+    n = count_arg(NAME, n)
+    step = count_arg(NAME, step)
+    seq = items(NAME, source)
     length = len(seq)
     if not length:
         return ()
-    step = _step_arg("partition-all", step)
+    step = _step_arg(NAME, step)
     starts = range(0, length, step)
     if n <= 0:
-        check_size("partition-all", len(starts))
+        check_size(NAME, len(starts))
         return ((),) * len(starts)
     if step < n:
-        check_size("partition-all", _chunk_total(length, n, starts))
+        check_size(NAME, _chunk_total(length, n, starts))
     return tuple([tuple(seq[i:i + n]) for i in starts])
 
 
@@ -160,7 +160,7 @@ def partition_all(n, step_or_coll=NO_COLL, coll=_NOTHING):
 def partition_by(f, coll):
     """(partition-by f coll) splits coll into runs of items with the same (f item)."""
     f = as_fn(f)
-    seq = items("partition-by", coll)
+    seq = items(NAME, coll)
     if not seq:
         return ()
     chunks = []
@@ -186,7 +186,7 @@ def partition_by(f, coll):
 def pluck(key, coll):
     """(pluck key coll) the value of key (:key, "key", [path] or function) in every item."""
     getter = key_function(key)
-    return tuple(map(getter, items("pluck", coll)))
+    return tuple(map(getter, items(NAME, coll)))
 
 
 def _numbers_by(fname: str, key, coll) -> list:
@@ -204,14 +204,14 @@ def _numbers_by(fname: str, key, coll) -> list:
 @builtin("sum-by", "grouping", calls_fns=True)
 def sum_by(key, coll):
     """(sum-by key coll) the sum of the key's values; nil values are skipped; empty is 0."""
-    total = sum(_numbers_by("sum-by", key, coll))
+    total = sum(_numbers_by(NAME, key, coll))
     return checked_int(total) if type(total) is int else total
 
 
 @builtin("avg-by", "grouping", calls_fns=True)
 def avg_by(key, coll):
     """(avg-by key coll) the mean of the key's values as a float, skipping nils; nil if none."""
-    values = _numbers_by("avg-by", key, coll)
+    values = _numbers_by(NAME, key, coll)
     if not values:
         return None
     return sum(values) / len(values)
@@ -223,11 +223,11 @@ def distinct_by(key, coll):
     getter = key_function(key)
     seen: dict = {}
     try:
-        for x in items("distinct-by", coll):
+        for x in items(NAME, coll):
             k = getter(x)
             if type(k) in _COLLECTIONS:
                 check_key(k)
             seen.setdefault(as_key(k), x)
     except TypeError:
-        raise error("type_error", "distinct-by: a key value must be comparable data") from None
+        raise error("type_error", f"{NAME}: a key value must be comparable data") from None
     return tuple(seen.values())

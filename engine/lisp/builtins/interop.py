@@ -24,7 +24,7 @@ import unicodedata
 from datetime import date, datetime, timezone
 from email.utils import parsedate_to_datetime
 
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import show
 from engine.lisp.errors import error
 from engine.lisp.values import INT_MAX, INT_MIN, type_name
@@ -93,14 +93,14 @@ def date_new(value=_NOW):
     t = type(value)
     if t is int or t is float:
         if t is float and not math.isfinite(value):
-            raise error("type_error", f"java.util.Date. expects a finite number, got {show(value)}")
+            raise error("type_error", f"{NAME} expects a finite number, got {show(value)}")
         ms = int(value * 1000 if abs(value) < 1e12 else value)
         if INT_MIN <= ms <= INT_MAX:
             return ms
-        raise error("type_error", f"java.util.Date.: {show(value)} is out of the range of dates")
+        raise error("type_error", f"{NAME}: {show(value)} is out of the range of dates")
     if t is str:
-        return _parse_date_text("java.util.Date.", value)
-    raise error("type_error", f"java.util.Date. expects a number of seconds or milliseconds or "
+        return _parse_date_text(NAME, value)
+    raise error("type_error", f"{NAME} expects a number of seconds or milliseconds or "
                               f"a date text, got {_got(value)}")
 
 
@@ -112,8 +112,8 @@ def date_get_time(d):
     if t is int:
         return d
     if t is str:
-        return _parse_date_text(".getTime", d)
-    raise error("type_error", f".getTime expects a date (from java.util.Date.), got "
+        return _parse_date_text(NAME, d)
+    raise error("type_error", f"{NAME} expects a date (from java.util.Date.), got "
                               f"{_got(d)}", "(.getTime (java.util.Date. text))")
 
 
@@ -128,14 +128,14 @@ def local_date_parse(text):
     """(LocalDate/parse "2024-01-15") a date as its ISO text "YYYY-MM-DD" (a string).
     Such dates compare and sort as strings; a text that is not a valid date is a type_error."""
     if type(text) is not str:
-        raise error("type_error", f"LocalDate/parse expects a text such as \"2024-01-15\", got "
+        raise error("type_error", f"{NAME} expects a text such as \"2024-01-15\", got "
                                   f"{_got(text)}")
     if _LOCAL_DATE.fullmatch(text):
         try:
             return date.fromisoformat(text).isoformat()
         except ValueError:
             pass
-    raise _bad_date("LocalDate/parse", text, "YYYY-MM-DD with a valid month and day",
+    raise _bad_date(NAME, text, "YYYY-MM-DD with a valid month and day",
                     '(LocalDate/parse "2024-01-15")')
 
 
@@ -147,18 +147,19 @@ _UNIT = 2                                   # bytes per UTF-16 code unit
 
 
 def _units(method: str, s, what: str = "the receiver") -> bytes:
-    """`s` as UTF-16 code units (big-endian bytes); a type_error for anything but a string."""
+    """`s` as UTF-16 code units (big-endian bytes); a type_error for anything but a string.
+    `method` is the builtin's name, with its dot (`.indexOf`)."""
     if type(s) is not str:
         hint = "(str x) makes a string of anything" if s is not None else None
-        raise error("type_error", f"(.{method} s ...) needs a string as {what}, got "
+        raise error("type_error", f"({method} s ...) needs a string as {what}, got "
                                   f"{type_name(s)}", hint)
     return s.encode("utf-16-be", "surrogatepass")
 
 
 def _arg(method: str, s) -> bytes:
     if s is None:
-        raise error("type_error", f"String.{method} argument is null",
-                    f"pass a string to .{method}")
+        raise error("type_error", f"String{method} argument is null",
+                    f"pass a string to {method}")
     return _units(method, s, "its argument")
 
 
@@ -178,27 +179,27 @@ def _index(haystack: bytes, needle: bytes, start: int = 0, last: bool = False) -
 @builtin(".contains", "interop")
 def java_contains(s, sub):
     """(.contains s sub) whether sub occurs in s."""
-    return _index(_units("contains", s), _arg("contains", sub)) >= 0
+    return _index(_units(NAME, s), _arg(NAME, sub)) >= 0
 
 
 @builtin(".startsWith", "interop")
 def java_starts_with(s, prefix):
     """(.startsWith s prefix)"""
-    return _units("startsWith", s).startswith(_arg("startsWith", prefix))
+    return _units(NAME, s).startswith(_arg(NAME, prefix))
 
 
 @builtin(".endsWith", "interop")
 def java_ends_with(s, suffix):
     """(.endsWith s suffix)"""
-    return _units("endsWith", s).endswith(_arg("endsWith", suffix))
+    return _units(NAME, s).endswith(_arg(NAME, suffix))
 
 
 @builtin(".indexOf", "interop")
 def java_index_of(s, sub, start=0):
     """(.indexOf s sub) / (.indexOf s sub from) the first index of sub, -1 when absent."""
     if type(start) is not int or isinstance(start, bool):
-        raise error("type_error", f".indexOf needs an integer start, got {type_name(start)}")
-    units, needle = _units("indexOf", s), _arg("indexOf", sub)
+        raise error("type_error", f"{NAME} needs an integer start, got {type_name(start)}")
+    units, needle = _units(NAME, s), _arg(NAME, sub)
     if not needle:
         return min(max(start, 0), len(units) // _UNIT)
     return _index(units, needle, start)
@@ -207,39 +208,39 @@ def java_index_of(s, sub, start=0):
 @builtin(".lastIndexOf", "interop")
 def java_last_index_of(s, sub):
     """(.lastIndexOf s sub) the last index of sub, -1 when absent."""
-    units, needle = _units("lastIndexOf", s), _arg("lastIndexOf", sub)
+    units, needle = _units(NAME, s), _arg(NAME, sub)
     return len(units) // _UNIT if not needle else _index(units, needle, last=True)
 
 
 @builtin(".length", "interop")
 def java_length(s):
     """(.length s) the length in UTF-16 code units (count gives characters)."""
-    return len(_units("length", s)) // _UNIT
+    return len(_units(NAME, s)) // _UNIT
 
 
 @builtin(".substring", "interop")
 def java_substring(s, begin, end=None):
     """(.substring s begin) / (.substring s begin end), indexes in UTF-16 code units."""
-    units = _units("substring", s)
+    units = _units(NAME, s)
     n = len(units) // _UNIT
     end = n if end is None else end
     for x in (begin, end):
         if type(x) is not int or isinstance(x, bool):
-            raise error("type_error", f".substring needs integer indexes, got {type_name(x)}")
+            raise error("type_error", f"{NAME} needs integer indexes, got {type_name(x)}")
     if not 0 <= begin <= end <= n:
         raise error("index_out_of_bounds", f"begin {begin}, end {end}, length {n}",
                     "(subs s start end) counts characters; both need 0 <= start <= end <= length")
     try:
         return units[begin * _UNIT:end * _UNIT].decode("utf-16-be")
     except UnicodeDecodeError:
-        raise error("index_out_of_bounds", f".substring {begin} {end} cuts a character in two",
+        raise error("index_out_of_bounds", f"{NAME} {begin} {end} cuts a character in two",
                     "use (subs s start end), which counts characters") from None
 
 
 @builtin(".trim", "interop")
 def java_trim(s):
     """(.trim s) s without leading and trailing characters up to U+0020 (Java's trim)."""
-    _units("trim", s)
+    _units(NAME, s)
     return s.strip("".join(map(chr, range(0x21))))
 
 
@@ -263,10 +264,10 @@ def _parse(name: str, text, low: int, high: int) -> int:
 @builtin("Integer/parseInt", "interop")
 def java_parse_int(text):
     """(Integer/parseInt s) the int written in s; an error for anything else or out of range."""
-    return _parse("Integer/parseInt", text, -2**31, 2**31 - 1)
+    return _parse(NAME, text, -2**31, 2**31 - 1)
 
 
 @builtin("Long/parseLong", "interop")
 def java_parse_long(text):
     """(Long/parseLong s) the long written in s; an error for anything else or out of range."""
-    return _parse("Long/parseLong", text, -2**63, 2**63 - 1)
+    return _parse(NAME, text, -2**63, 2**63 - 1)

@@ -8,7 +8,7 @@ Lookups are flexible (`:a` finds "a", the exact key wins). nil is an empty map: 
 from __future__ import annotations
 
 from engine.lisp.access import alternate_key, as_fn, flex_get, flex_lookup, get_path, MISSING
-from engine.lisp.builtins.registry import builtin, variant
+from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import chunks, items, limits, show, type_error
 from engine.lisp.compare import check_keys, key_order, map_items, map_keys
 from engine.lisp.errors import error
@@ -44,10 +44,11 @@ def get_2(m, k):
     return flex_get(m, k)
 
 
-def key_path(fname: str, path) -> tuple:
+def key_path(fname: str, path, nests: bool = False) -> tuple:
+    """A path argument as a tuple of keys; `nests`: a path a write will build maps along."""
     if type(path) is tuple:
         depth = limits().nesting_depth
-        if len(path) > depth and fname in ("assoc-in", "update-in"):
+        if len(path) > depth and nests:
             raise error("memory_exceeded", f"{fname}: a path of {len(path)} keys would nest "
                                            f"deeper than {depth} levels")
         return path
@@ -61,7 +62,7 @@ def key_path(fname: str, path) -> tuple:
 @builtin("get-in", "maps")
 def get_in(m, path, default=None):
     """(get-in m [k1 k2 ...]) or (get-in m path default): a nested value; default when it is nil."""
-    return get_path(m, key_path("get-in", path), default)
+    return get_path(m, key_path(NAME, path), default)
 
 
 @builtin("find", "maps", calls_fns=True)
@@ -86,12 +87,12 @@ def find(m_or_pred, k_or_coll):
         if type(k) is int:
             return (k, m_or_pred[k]) if 0 <= k < len(m_or_pred) else None
         if is_fn(k) or type(k) is Keyword:
-            raise error("type_error", "find: (find pred coll) takes the predicate first, got "
+            raise error("type_error", f"{NAME}: (find pred coll) takes the predicate first, got "
                                       f"a vector then {type_name(k)}",
                         "(find #(= (:id %) 3) items) or (find :active items)")
         return None
     pred = as_fn(m_or_pred, "predicate")
-    for x in items("find", k_or_coll):
+    for x in items(NAME, k_or_coll):
         r = pred(x)
         if r is not None and r is not False:
             return x
@@ -105,7 +106,7 @@ def keys(m):
         return tuple(sorted_keys(m))
     if m is None:
         return ()
-    raise type_error("keys", "a map", m)
+    raise type_error(NAME, "a map", m)
 
 
 @builtin("vals", "maps")
@@ -117,7 +118,7 @@ def vals(m):
         return tuple([v for _, v in sorted_items(m)])
     if m is None:
         return ()
-    raise type_error("vals", "a map", m)
+    raise type_error(NAME, "a map", m)
 
 
 @builtin("entries", "maps")
@@ -127,7 +128,7 @@ def entries(m):
         return tuple(sorted_items(m))
     if m is None:
         return ()
-    raise type_error("entries", "a map", m)
+    raise type_error(NAME, "a map", m)
 
 
 def _entry(fname: str, e):
@@ -140,19 +141,19 @@ def _entry(fname: str, e):
 @builtin("key", "maps")
 def key(e):
     """(key entry) the key of a [key value] map entry."""
-    return _entry("key", e)[0]
+    return _entry(NAME, e)[0]
 
 
 @builtin("val", "maps")
 def val(e):
     """(val entry) the value of a [key value] map entry."""
-    return _entry("val", e)[1]
+    return _entry(NAME, e)[1]
 
 
 @builtin("select-keys", "maps")
 def select_keys(m, ks):
     """(select-keys m [k ...]) a map of just those keys (looked up flexibly); missing ones left out."""
-    return keys_of("select-keys", m, ks)
+    return keys_of(NAME, m, ks)
 
 
 def keys_of(fname: str, m, ks):
@@ -181,9 +182,9 @@ def keys_of(fname: str, m, ks):
 @builtin("zipmap", "maps")
 def zipmap(ks, vs):
     """(zipmap keys vals) a map from each key to the value at the same position."""
-    keys = items("zipmap", ks)
+    keys = items(NAME, ks)
     check_keys(keys)
-    pairs = list(zip(as_keys(keys), items("zipmap", vs)))
+    pairs = list(zip(as_keys(keys), items(NAME, vs)))
     if not pairs:
         return EMPTY_MAP
     with EMPTY_MAP.mutate() as mm:
@@ -205,19 +206,19 @@ def _pairs_map(fname: str, kvs: tuple) -> Map:
 @builtin("hash-map", "maps")
 def hash_map(*kvs):
     """(hash-map k v ...) a map of the key/value pairs; a repeated key keeps its last value."""
-    return _pairs_map("hash-map", kvs)
+    return _pairs_map(NAME, kvs)
 
 
 @builtin("array-map", "maps")
 def array_map(*kvs):
     """(array-map k v ...) same as hash-map (every map prints in sorted key order)."""
-    return _pairs_map("array-map", kvs)
+    return _pairs_map(NAME, kvs)
 
 
 @builtin("sorted-map", "maps")
 def sorted_map(*kvs):
     """(sorted-map k v ...) same as hash-map: every map prints and iterates in sorted key order."""
-    return _pairs_map("sorted-map", kvs)
+    return _pairs_map(NAME, kvs)
 
 
 # --- clojure.walk --------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from engine.lisp.builtins.registry import builtin, constant, variant
+from engine.lisp.builtins.registry import NAME, builtin, constant, variant
 from engine.lisp.builtins.support import checked_int, integer, number, type_error
 from engine.lisp.errors import error
 from engine.lisp.values import INT_MAX, INT_MIN
@@ -55,7 +55,7 @@ def _sub2(a, b):
 def sub(x, *xs):
     """(- x) negates; (- x y ...) subtracts."""
     if not xs:
-        return checked_int(-number("-", x)) if type(x) is int else -number("-", x)
+        return checked_int(-number(NAME, x)) if type(x) is int else -number(NAME, x)
     for y in xs:
         x = _sub2(x, y)
     return x
@@ -102,7 +102,7 @@ def div(x, *xs):
     """(/ x y ...) always returns a float; dividing by zero gives ##Inf, ##-Inf or ##NaN."""
     if not xs:
         return _div2(1, x)
-    x = float(number("/", x))
+    x = float(number(NAME, x))
     for y in xs:
         x = _div2(x, y)
     return x
@@ -121,7 +121,7 @@ def _int_division(fname, a, b):
 @builtin("mod", "math")
 def mod(a, b):
     """(mod a b) remainder with the sign of b (floored)."""
-    a, b = _int_division("mod", a, b)
+    a, b = _int_division(NAME, a, b)
     if type(a) is float or type(b) is float:
         r = math.fmod(a, b)
         return r + b if r != 0 and (r < 0) != (b < 0) else r
@@ -131,7 +131,7 @@ def mod(a, b):
 @builtin("rem", "math")
 def rem(a, b):
     """(rem a b) remainder with the sign of a (truncated)."""
-    a, b = _int_division("rem", a, b)
+    a, b = _int_division(NAME, a, b)
     if type(a) is float or type(b) is float:
         return math.fmod(a, b)
     r = abs(a) % abs(b)
@@ -141,7 +141,7 @@ def rem(a, b):
 @builtin("quot", "math")
 def quot(a, b):
     """(quot a b) integer division rounding toward zero."""
-    a, b = _int_division("quot", a, b)
+    a, b = _int_division(NAME, a, b)
     if type(a) is float or type(b) is float:
         return float(math.trunc(a / b))
     q = abs(a) // abs(b)
@@ -153,7 +153,7 @@ def inc(x):
     """(inc x) is x + 1."""
     if type(x) is int:
         return x + 1 if x < INT_MAX else checked_int(x + 1)
-    return number("inc", x) + 1
+    return number(NAME, x) + 1
 
 
 @builtin("dec", "math")
@@ -161,13 +161,13 @@ def dec(x):
     """(dec x) is x - 1."""
     if type(x) is int:
         return x - 1 if x > INT_MIN else checked_int(x - 1)
-    return number("dec", x) - 1
+    return number(NAME, x) - 1
 
 
 @builtin("abs", "math")
 def abs_(x):
     """(abs x) absolute value."""
-    return checked_int(abs(x)) if type(x) is int else abs(number("abs", x))
+    return checked_int(abs(x)) if type(x) is int else abs(number(NAME, x))
 
 
 def _extreme(fname, xs, pick):
@@ -185,16 +185,16 @@ def _extreme(fname, xs, pick):
 def max_(x, *xs):
     """(max x y ...) the largest number; for a collection use (apply max coll)."""
     if not xs and type(x) is tuple:
-        raise type_error("max", "numbers", x, "(apply max coll) for a collection")
-    return _extreme("max", (x, *xs), lambda a, b: a > b)
+        raise type_error(NAME, "numbers", x, "(apply max coll) for a collection")
+    return _extreme(NAME, (x, *xs), lambda a, b: a > b)
 
 
 @builtin("min", "math")
 def min_(x, *xs):
     """(min x y ...) the smallest number; for a collection use (apply min coll)."""
     if not xs and type(x) is tuple:
-        raise type_error("min", "numbers", x, "(apply min coll) for a collection")
-    return _extreme("min", (x, *xs), lambda a, b: a < b)
+        raise type_error(NAME, "numbers", x, "(apply min coll) for a collection")
+    return _extreme(NAME, (x, *xs), lambda a, b: a < b)
 
 
 def _to_int(fname, x):
@@ -209,30 +209,30 @@ def _to_int(fname, x):
 @builtin("floor", "math", aliases=("Math/floor",))
 def floor(x):
     """(floor x) largest integer not above x."""
-    return _to_int("floor", math.floor(number("floor", x)) if _finite(x) else x)
+    return _to_int(NAME, math.floor(number(NAME, x)) if _finite(x) else x)
 
 
 @builtin("ceil", "math", aliases=("Math/ceil",))
 def ceil(x):
     """(ceil x) smallest integer not below x."""
-    return _to_int("ceil", math.ceil(number("ceil", x)) if _finite(x) else x)
+    return _to_int(NAME, math.ceil(number(NAME, x)) if _finite(x) else x)
 
 
 @builtin("round", "math", aliases=("Math/round",))
 def round_(x):
     """(round x) nearest integer, halves away from zero."""
-    x = number("round", x)
+    x = number(NAME, x)
     if type(x) is int:
         return x
     if not _finite(x):
-        return _to_int("round", x)
-    return _to_int("round", math.floor(abs(x) + 0.5) * (1 if x >= 0 else -1))
+        return _to_int(NAME, x)
+    return _to_int(NAME, math.floor(abs(x) + 0.5) * (1 if x >= 0 else -1))
 
 
 @builtin("trunc", "math")
 def trunc(x):
     """(trunc x) integer part of x, toward zero."""
-    return _to_int("trunc", x)
+    return _to_int(NAME, x)
 
 
 def _finite(x) -> bool:
@@ -244,26 +244,26 @@ def int_(x):
     """(int x) truncates a number to an integer; (int "a") is the character's code."""
     if type(x) is str and len(x) == 1:
         return ord(x)
-    return _to_int("int", x)
+    return _to_int(NAME, x)
 
 
 @builtin("double", "math", aliases=("float",))
 def double(x):
     """(double x) the number as a float."""
-    return float(number("double", x))
+    return float(number(NAME, x))
 
 
 @builtin("sqrt", "math", aliases=("Math/sqrt",))
 def sqrt(x):
     """(sqrt x) square root as a float; negative gives ##NaN."""
-    x = number("sqrt", x)
+    x = number(NAME, x)
     return math.sqrt(x) if x >= 0 else math.nan
 
 
 @builtin("pow", "math", aliases=("Math/pow",))
 def pow_(x, y):
     """(pow x y) x to the power y, always a float."""
-    x, y = float(number("pow", x)), float(number("pow", y))
+    x, y = float(number(NAME, x)), float(number(NAME, y))
     try:
         return math.pow(x, y)
     except OverflowError:
@@ -309,40 +309,40 @@ def _wrap64(v: int) -> int:
 @builtin("bit-and", "math")
 def bit_and(a, b, *more):
     """(bit-and a b ...)"""
-    r = integer("bit-and", a)
+    r = integer(NAME, a)
     for x in (b, *more):
-        r &= integer("bit-and", x)
+        r &= integer(NAME, x)
     return r
 
 
 @builtin("bit-or", "math")
 def bit_or(a, b, *more):
     """(bit-or a b ...)"""
-    r = integer("bit-or", a)
+    r = integer(NAME, a)
     for x in (b, *more):
-        r |= integer("bit-or", x)
+        r |= integer(NAME, x)
     return r
 
 
 @builtin("bit-xor", "math")
 def bit_xor(a, b, *more):
     """(bit-xor a b ...)"""
-    r = integer("bit-xor", a)
+    r = integer(NAME, a)
     for x in (b, *more):
-        r ^= integer("bit-xor", x)
+        r ^= integer(NAME, x)
     return r
 
 
 @builtin("bit-not", "math")
 def bit_not(a):
     """(bit-not a)"""
-    return ~integer("bit-not", a)
+    return ~integer(NAME, a)
 
 
 @builtin("bit-shift-left", "math")
 def bit_shift_left(a, n):
     """(bit-shift-left a n); overflow beyond 64 bits is an error."""
-    a, n = integer("bit-shift-left", a), integer("bit-shift-left", n)
+    a, n = integer(NAME, a), integer(NAME, n)
     if not 0 <= n < 64:
         raise error("arithmetic_error", f"shift by {n} is out of range 0..63")
     return checked_int(a << n)
@@ -351,7 +351,7 @@ def bit_shift_left(a, n):
 @builtin("bit-shift-right", "math")
 def bit_shift_right(a, n):
     """(bit-shift-right a n) arithmetic shift."""
-    a, n = integer("bit-shift-right", a), integer("bit-shift-right", n)
+    a, n = integer(NAME, a), integer(NAME, n)
     if not 0 <= n < 64:
         raise error("arithmetic_error", f"shift by {n} is out of range 0..63")
     return a >> n

@@ -9,7 +9,7 @@ from itertools import islice
 from operator import ne
 
 from engine.lisp.access import as_fn
-from engine.lisp.builtins.registry import builtin, BUILTINS
+from engine.lisp.builtins.registry import BUILTINS, NAME, builtin
 from engine.lisp.builtins.support import items, key_function, keys_of_each, show_typed, type_error
 from engine.lisp.compare import compare, sorted_values
 from engine.lisp.errors import error
@@ -49,18 +49,18 @@ def _direction(f):
 def sort(comp_or_coll, coll=None, *extra):
     """(sort coll) or (sort comp coll): items in order; comp like < or >, or :asc/:desc."""
     if coll is None and not extra and not (is_fn(comp_or_coll) or type(comp_or_coll) is Keyword):
-        return tuple(sorted_values(items("sort", comp_or_coll)))
-    comp, seq = comp_or_coll, items("sort", coll)
+        return tuple(sorted_values(items(NAME, comp_or_coll)))
+    comp, seq = comp_or_coll, items(NAME, coll)
     descending = _direction(comp)
     if descending is not None:
         return tuple(sorted_values(seq, reverse=descending))
-    return tuple(sorted(seq, key=cmp_to_key(comparator(comp, "sort"))))
+    return tuple(sorted(seq, key=cmp_to_key(comparator(comp, NAME))))
 
 
 @builtin("reverse", "ordering")
 def reverse(coll):
     """(reverse coll) the items in reverse order."""
-    return tuple(reversed(items("reverse", coll)))
+    return tuple(reversed(items(NAME, coll)))
 
 
 @builtin("rseq", "ordering")
@@ -68,7 +68,7 @@ def rseq(v):
     """(rseq v) the items of a vector in reverse order; nil when empty."""
     if type(v) is tuple:
         return v[::-1] if v else None
-    raise type_error("rseq", "a vector", v, "use reverse for other collections")
+    raise type_error(NAME, "a vector", v, "use reverse for other collections")
 
 
 _NO_COLL = object()   # (sort-by k comp nil) has an explicit nil collection
@@ -82,15 +82,15 @@ def sort_by(keyfn, comp_or_coll, coll=_NO_COLL):
     else:
         comp, seq_in = comp_or_coll, coll
         if (is_fn(coll) or type(coll) is Keyword) and type(comp_or_coll) in (tuple, Map, HostMap):
-            raise error("type_error", "sort-by expects (sort-by key comparator coll): the "
+            raise error("type_error", f"{NAME} expects (sort-by key comparator coll): the "
                                       "collection comes last", "(sort-by :price > items)")
-    seq = items("sort-by", seq_in)
+    seq = items(NAME, seq_in)
     keys = keys_of_each(keyfn, seq)
     descending = False if comp is None else _direction(comp)
     if descending is not None:
         order = _sorted_indexes(keys, descending)
     else:
-        cmp = comparator(comp, "sort-by")
+        cmp = comparator(comp, NAME)
         order = sorted(range(len(seq)), key=cmp_to_key(lambda i, j: cmp(keys[i], keys[j])))
     return tuple(map(seq.__getitem__, order))
 
@@ -132,7 +132,7 @@ def min_by(key, coll):
     """(min-by key coll) the item with the smallest key value, skipping nil keys; nil if none.
 
     The first of equal keys wins."""
-    return _extreme_by("min-by", key, coll, False)
+    return _extreme_by(NAME, key, coll, False)
 
 
 @builtin("max-by", "ordering", calls_fns=True)
@@ -140,7 +140,7 @@ def max_by(key, coll):
     """(max-by key coll) the item with the largest key value, skipping nil keys; nil if none.
 
     The first of equal keys wins."""
-    return _extreme_by("max-by", key, coll, True)
+    return _extreme_by(NAME, key, coll, True)
 
 
 def _extreme_key(fname: str, k, x, more, largest: bool):
@@ -172,7 +172,7 @@ def max_key(k, x, *more):
     """(max-key f x y ...) the argument with the largest (f arg); use (apply max-key f coll).
 
     The last of equal keys wins, as in Clojure."""
-    return _extreme_key("max-key", k, x, more, True)
+    return _extreme_key(NAME, k, x, more, True)
 
 
 @builtin("min-key", "ordering", calls_fns=True)
@@ -180,4 +180,4 @@ def min_key(k, x, *more):
     """(min-key f x y ...) the argument with the smallest (f arg); use (apply min-key f coll).
 
     The last of equal keys wins, as in Clojure."""
-    return _extreme_key("min-key", k, x, more, False)
+    return _extreme_key(NAME, k, x, more, False)

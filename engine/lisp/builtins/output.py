@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import check_length, limits
 from engine.lisp.printer import pr_str, print_str
 
@@ -69,7 +69,7 @@ def pr_str_(*values):
         text = pr_str(v, limit=cap + 1)
         size += len(text) + 1
         if size > cap:
-            check_length("pr-str", size)
+            check_length(NAME, size)
         parts.append(text)
     return " ".join(parts)
 

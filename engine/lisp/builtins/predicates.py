@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from engine.lisp.access import alternate_key, as_fn
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.sequences import predicate
 from engine.lisp.builtins.support import items, number, type_error
 from engine.lisp.compare import check_key, equals
@@ -148,19 +148,19 @@ def is_regex(x):
 @builtin("zero?", "predicates", returns_bool=True)
 def is_zero(x):
     """(zero? x) x is 0."""
-    return number("zero?", x) == 0
+    return number(NAME, x) == 0
 
 
 @builtin("pos?", "predicates", returns_bool=True)
 def is_pos(x):
     """(pos? x) x > 0."""
-    return number("pos?", x) > 0
+    return number(NAME, x) > 0
 
 
 @builtin("neg?", "predicates", returns_bool=True)
 def is_neg(x):
     """(neg? x) x < 0."""
-    return number("neg?", x) < 0
+    return number(NAME, x) < 0
 
 
 @builtin("even?", "predicates", returns_bool=True)
@@ -168,7 +168,7 @@ def is_even(x):
     """(even? n) for integers."""
     if type(x) is int:
         return x % 2 == 0
-    raise _parity_error("even?", x)
+    raise _parity_error(NAME, x)
 
 
 @builtin("odd?", "predicates", returns_bool=True)
@@ -176,7 +176,7 @@ def is_odd(x):
     """(odd? n) for integers."""
     if type(x) is int:
         return x % 2 == 1
-    raise _parity_error("odd?", x)
+    raise _parity_error(NAME, x)
 
 
 def _parity_error(fname, x):
@@ -187,13 +187,13 @@ def _parity_error(fname, x):
 @builtin("nan?", "predicates", returns_bool=True)
 def is_nan(x):
     """(nan? x) x is ##NaN."""
-    return number("nan?", x) != x
+    return number(NAME, x) != x
 
 
 @builtin("infinite?", "predicates", returns_bool=True)
 def is_infinite(x):
     """(infinite? x) x is ##Inf or ##-Inf."""
-    return type(number("infinite?", x)) is float and math.isinf(x)
+    return type(number(NAME, x)) is float and math.isinf(x)
 
 
 # --- collections --------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def is_empty(coll):
     t = type(coll)
     if t is tuple or t is str or t in MAPS or t is frozenset:
         return len(coll) == 0
-    raise type_error("empty?", "a collection", coll)
+    raise type_error(NAME, "a collection", coll)
 
 
 _COLLECTIONS = (tuple, frozenset, Map, HostMap)
@@ -244,23 +244,23 @@ def contains(coll, k):
     if t is str:
         if type(k) is int:
             return 0 <= k < len(coll)
-        raise type_error("contains?", "an index for a string", k,
+        raise type_error(NAME, "an index for a string", k,
                          "(str/includes? s sub) tests for a substring")
-    raise type_error("contains?", "a map, set or vector", coll)
+    raise type_error(NAME, "a map, set or vector", coll)
 
 
 @builtin("every?", "predicates", returns_bool=True, calls_fns=True)
 def every(pred, coll):
     """(every? pred coll) pred is truthy for every item (true when empty)."""
-    pred = predicate(pred, "every?")
-    return all(truthy(pred(x)) for x in items("every?", coll))
+    pred = predicate(pred, NAME)
+    return all(truthy(pred(x)) for x in items(NAME, coll))
 
 
 @builtin("not-any?", "predicates", returns_bool=True, calls_fns=True)
 def not_any(pred, coll):
     """(not-any? pred coll) pred is falsy for every item (true when empty)."""
     pred = as_fn(pred, "predicate")
-    for x in items("not-any?", coll):
+    for x in items(NAME, coll):
         r = pred(x)
         if r is not None and r is not False:
             return False
@@ -271,7 +271,7 @@ def not_any(pred, coll):
 def not_every(pred, coll):
     """(not-every? pred coll) pred is falsy for some item (false when empty)."""
     pred = as_fn(pred, "predicate")
-    for x in items("not-every?", coll):
+    for x in items(NAME, coll):
         r = pred(x)
         if r is None or r is False:
             return True

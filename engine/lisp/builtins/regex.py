@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import check_size, limits, type_error
 from engine.lisp.errors import error
 from engine.lisp.runtime import current_or_none
@@ -169,7 +169,7 @@ def re_pattern(s):
     if type(s) is Regex:
         return s
     if type(s) is not str:
-        raise type_error("re-pattern", "a string", s)
+        raise type_error(NAME, "a string", s)
     return compile_pattern(s)
 
 
@@ -178,32 +178,32 @@ def re_find(re, s):
     """(re-find re s) the first match of re in s, or nil; [full g1 g2 ...] when re has groups.
 
     A group that did not take part in the match is nil."""
-    pattern = as_pattern("re-find", re)
-    return match_value(search(pattern, subject("re-find", s)))
+    pattern = as_pattern(NAME, re)
+    return match_value(search(pattern, subject(NAME, s)))
 
 
 @builtin("re-matches", "regex")
 def re_matches(re, s):
     """(re-matches re s) like re-find, but re must match the whole string, else nil."""
-    pattern = as_pattern("re-matches", re)
-    return match_value(full_match(pattern, subject("re-matches", s)))
+    pattern = as_pattern(NAME, re)
+    return match_value(full_match(pattern, subject(NAME, s)))
 
 
 @builtin("re-seq", "regex")
 def re_seq(re, s):
     """(re-seq re s) every match of re in s, as re-find gives them; [] when none."""
-    pattern = as_pattern("re-seq", re)
-    text = subject("re-seq", s)
+    pattern = as_pattern(NAME, re)
+    text = subject(NAME, s)
     cap = limits().collection_size
     if pattern.groups == 0 and fast_ok(pattern):
         found = _timed(pattern.findall, text)
-        check_size("re-seq", len(found))
+        check_size(NAME, len(found))
         return tuple(found)
     found = []
     for m in find_all(pattern, text):
         found.append(match_value(m))
         if len(found) > cap:
-            check_size("re-seq", len(found))
+            check_size(NAME, len(found))
     return tuple(found)
 
 
@@ -213,8 +213,8 @@ def re_split(re, s):
 
     Trailing empty pieces are kept too (unlike str/split), and the text of re's groups is kept
     between the pieces."""
-    pattern = as_pattern("re-split", re)
-    text = subject("re-split", s)
+    pattern = as_pattern(NAME, re)
+    text = subject(NAME, s)
     pieces: list[str] = []
     index, n = 0, len(text)
     cap = limits().collection_size
@@ -226,6 +226,6 @@ def re_split(re, s):
         pieces.extend(g if g is not None else "" for g in m.groups())
         index = end
         if len(pieces) > cap:
-            check_size("re-split", len(pieces))
+            check_size(NAME, len(pieces))
     pieces.append(text[index:])
     return tuple(pieces)

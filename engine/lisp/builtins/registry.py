@@ -1,6 +1,9 @@
 """The one builtin registry: `@builtin("sort-by", "ordering")` on a plain function.
 
-Arity comes from the signature. The same registry drives the analyzer's arity errors, "did you
+Arity comes from the signature. A builtin's body never spells its own name: its error messages
+say `NAME` (`f"{NAME} expects a collection"`), which the interpreter replaces, when the error
+ends the run, with the registered name of the innermost builtin running where it was raised
+(`named`), so a message cannot name the wrong builtin. The same registry drives the analyzer's arity errors, "did you
 mean" hints, namespace aliases (`str/join`, `Math/abs`), the LLM's function list and the test
 that every builtin has conformance cases.
 """
@@ -12,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from engine.lisp.errors import PtcError
 from engine.lisp.values import FN_INFO, FnInfo
 
 # Each category is one module of this package, named after it (`string-replace` is in
@@ -50,6 +54,33 @@ class Builtin:
 
 BUILTINS: dict[str, Builtin] = {}
 _QUALNAMES: set[str] = set()   # arity errors name the builtin from the Python function name
+NAME = "\x00builtin\x00"      # stands for the builtin's name in its error messages
+_NAME_OF_CODE: dict = {}       # code of a builtin, a variant or a function inside one -> name
+
+
+def _owns(fn, name: str) -> None:
+    """Record that errors raised in `fn`'s code (and in functions defined inside it) are
+    builtin `name`'s."""
+    code = getattr(fn, "__code__", None)
+    stack = [code] if code is not None else []
+    while stack:
+        code = stack.pop()
+        _NAME_OF_CODE.setdefault(code, name)
+        stack.extend(c for c in code.co_consts if hasattr(c, "co_consts"))
+
+
+def named(err: PtcError, tb) -> PtcError:
+    """`err` with NAME replaced by the name of the innermost builtin in traceback `tb`."""
+    if NAME not in err.message and NAME not in (err.hint or ""):
+        return err
+    name = "a builtin"
+    while tb is not None:
+        name = _NAME_OF_CODE.get(tb.tb_frame.f_code, name)
+        tb = tb.tb_next
+    err.message = err.message.replace(NAME, name)
+    if err.hint:
+        err.hint = err.hint.replace(NAME, name)
+    return err
 
 
 def _arity(fn) -> tuple[int, int | None]:
@@ -88,6 +119,7 @@ def builtin(name: str, category: str, *, returns_bool: bool = False,
             BUILTINS[n] = Builtin(n, fn, category, lo, hi, doc, returns_bool, calls_fns,
                                   pyname=pyname_of(n))
         FN_INFO[fn] = FnInfo(name, None, ())
+        _owns(fn, name)
         fn.builtin_name = name
         return fn
     return register
@@ -106,6 +138,7 @@ def variant(name: str, arity: int):
     """Register a fast path of builtin `name` for exactly `arity` arguments."""
     def register(fn):
         BUILTINS[name].variants[arity] = fn
+        _owns(fn, name)
         if arity == 2:
             TWO_ARGUMENT_VARIANTS[BUILTINS[name].fn] = fn
         return fn

@@ -14,7 +14,7 @@ from itertools import chain, islice
 from engine.lisp.access import as_fn, read_each
 from engine.lisp.builtins import transducers as xf
 from engine.lisp.builtins.math import add
-from engine.lisp.builtins.registry import builtin, TWO_ARGUMENT_VARIANTS
+from engine.lisp.builtins.registry import NAME, TWO_ARGUMENT_VARIANTS, builtin
 from engine.lisp.builtins.support import (check_size, checked_int, CHUNK, chunks, index_arg,
                                           items, show, show_typed, thread_first_error, type_error)
 from engine.lisp.builtins.transducers import NO_COLL, Reduced
@@ -33,18 +33,18 @@ def map_(f, coll=NO_COLL, *colls):
     (map f) is a transducer."""
     if coll is NO_COLL:
         return xf.map_xf(f)
-    _check_order("map", f, coll)
+    _check_order(NAME, f, coll)
     if not colls and type(f) is Keyword:
-        seq = items("map", coll)
+        seq = items(NAME, coll)
         if seq and set(map(type, seq)) == {HostMap}:      # (map :id records), in C
             return tuple(chain.from_iterable(map(partial(read_each, f), chunks(seq))))
     f = as_fn(f)
     if not colls:
-        seq = items("map", coll)
+        seq = items(NAME, coll)
         if len(seq) <= CHUNK:
             return tuple(map(f, seq))
         return tuple(chain.from_iterable(map(f, part) for part in chunks(seq)))
-    return tuple(map(f, *[items("map", c) for c in (coll, *colls)]))
+    return tuple(map(f, *[items(NAME, c) for c in (coll, *colls)]))
 
 
 @builtin("mapv", "sequences", calls_fns=True)
@@ -57,7 +57,7 @@ def mapv(f, coll, *colls):
 def map_indexed(f, coll):
     """(map-indexed f coll) calls (f index item)."""
     f = as_fn(f)
-    return tuple(f(i, x) for i, x in enumerate(items("map-indexed", coll)))
+    return tuple(f(i, x) for i, x in enumerate(items(NAME, coll)))
 
 
 def predicate(f, fname: str):
@@ -69,9 +69,9 @@ def filter_(pred, coll=NO_COLL):
     """(filter pred coll) the items for which pred is truthy; (filter pred) a transducer."""
     if coll is NO_COLL:
         return xf.filter_xf(pred)
-    _check_order("filter", pred, coll)
-    pred = predicate(pred, "filter")
-    return tuple([x for part in chunks(items("filter", coll)) for x in part
+    _check_order(NAME, pred, coll)
+    pred = predicate(pred, NAME)
+    return tuple([x for part in chunks(items(NAME, coll)) for x in part
                   if (r := pred(x)) is not None and r is not False])
 
 
@@ -86,9 +86,9 @@ def remove(pred, coll=NO_COLL):
     """(remove pred coll) the items for which pred is falsy; (remove pred) a transducer."""
     if coll is NO_COLL:
         return xf.filter_xf(pred, keep_truthy=False)
-    _check_order("remove", pred, coll)
-    pred = predicate(pred, "remove")
-    return tuple([x for part in chunks(items("remove", coll)) for x in part
+    _check_order(NAME, pred, coll)
+    pred = predicate(pred, NAME)
+    return tuple([x for part in chunks(items(NAME, coll)) for x in part
                   if (r := pred(x)) is None or r is False])
 
 
@@ -98,14 +98,14 @@ def keep(f, coll=NO_COLL):
     if coll is NO_COLL:
         return xf.keep_xf(f)
     f = as_fn(f)
-    return tuple([r for x in items("keep", coll) if (r := f(x)) is not None])
+    return tuple([r for x in items(NAME, coll) if (r := f(x)) is not None])
 
 
 @builtin("keep-indexed", "sequences", calls_fns=True)
 def keep_indexed(f, coll):
     """(keep-indexed f coll) the non-nil results of (f index item)."""
     f = as_fn(f)
-    return tuple([r for i, x in enumerate(items("keep-indexed", coll))
+    return tuple([r for i, x in enumerate(items(NAME, coll))
                   if (r := f(i, x)) is not None])
 
 
@@ -123,10 +123,10 @@ def mapcat(f, coll=NO_COLL, *colls):
             seqs.append(p)
         elif p is not None:
             if t not in (Map, HostMap, frozenset, str):
-                raise error("type_error", "mapcat: the function must return a collection, got "
+                raise error("type_error", f"{NAME}: the function must return a collection, got "
                                           f"{show_typed(p)}", "use map for one value per item")
-            seqs.append(items("mapcat", p))
-    check_size("mapcat", sum(map(len, seqs)))
+            seqs.append(items(NAME, p))
+    check_size(NAME, sum(map(len, seqs)))
     return tuple(chain.from_iterable(seqs))
 
 
@@ -151,10 +151,10 @@ def reduce_(f, init_or_coll, *coll):
     f = as_fn(f)
     if coll:
         if len(coll) > 1:
-            raise error("arity_error", f"reduce expects 2 or 3 arguments, got {len(coll) + 2}")
-        acc, seq = init_or_coll, items("reduce", coll[0])
+            raise error("arity_error", f"{NAME} expects 2 or 3 arguments, got {len(coll) + 2}")
+        acc, seq = init_or_coll, items(NAME, coll[0])
     else:
-        seq = items("reduce", init_or_coll)
+        seq = items(NAME, init_or_coll)
         if not seq:
             return f()
         acc, seq = seq[0], seq[1:]
@@ -188,9 +188,9 @@ def reduce_kv(f, init, m):
     if type(m) is tuple:
         pairs = enumerate(m)
     elif type(m) in MAPS:
-        pairs = items("reduce-kv", m)
+        pairs = items(NAME, m)
     else:
-        raise type_error("reduce-kv", "a map", m)
+        raise type_error(NAME, "a map", m)
     acc = init
     for k, v in pairs:
         acc = f(acc, k, v)
@@ -205,10 +205,10 @@ def reductions(f, init_or_coll, *coll):
     f = as_fn(f)
     if coll:
         if len(coll) > 1:
-            raise error("arity_error", f"reductions expects 2 or 3 arguments, got {len(coll) + 2}")
-        acc, seq = init_or_coll, items("reductions", coll[0])
+            raise error("arity_error", f"{NAME} expects 2 or 3 arguments, got {len(coll) + 2}")
+        acc, seq = init_or_coll, items(NAME, coll[0])
     else:
-        seq = items("reductions", init_or_coll)
+        seq = items(NAME, init_or_coll)
         if not seq:
             return (f(),)
         acc, seq = seq[0], islice(seq, 1, None)
@@ -227,8 +227,8 @@ def reductions(f, init_or_coll, *coll):
 @builtin("some", "sequences", calls_fns=True)
 def some(pred, coll):
     """(some pred coll) the first truthy (pred item), or nil."""
-    pred = predicate(pred, "some")
-    for x in items("some", coll):
+    pred = predicate(pred, NAME)
+    for x in items(NAME, coll):
         r = pred(x)
         if r is not None and r is not False:
             return r
@@ -241,7 +241,7 @@ def distinct(coll=NO_COLL):
     transducer."""
     if coll is NO_COLL:
         return xf.distinct_xf()
-    seq = items("distinct", coll)
+    seq = items(NAME, coll)
     check_keys(seq)
     keyed = as_keys(seq)
     if keyed is seq:
@@ -254,7 +254,7 @@ def dedupe(coll=NO_COLL):
     """(dedupe coll) the items without consecutive repeats; (dedupe) a transducer."""
     if coll is NO_COLL:
         return xf.dedupe_xf()
-    seq = items("dedupe", coll)
+    seq = items(NAME, coll)
     if not seq:
         return ()
     if set(map(type, seq)) <= _PLAIN:   # != is = for these
@@ -280,23 +280,23 @@ def _number(fname, x):
 def range_(start_or_end, end=None, step=None):
     """(range n), (range start end) or (range start end step); always finite."""
     if end is None:
-        start, end, step = 0, _number("range", start_or_end), 1
+        start, end, step = 0, _number(NAME, start_or_end), 1
     else:
-        start, end = _number("range", start_or_end), _number("range", end)
-        step = 1 if step is None else _number("range", step)
+        start, end = _number(NAME, start_or_end), _number(NAME, end)
+        step = 1 if step is None else _number(NAME, step)
     if step == 0:
         return ()
     if all(type(v) is int for v in (start, end, step)):
         r = range(start, end, step)
-        check_size("range", len(r))
+        check_size(NAME, len(r))
         return tuple(r)
     span = (end - start) / step
     if span != span or span <= 0:
         return ()
     if math.isinf(span):
-        raise error("memory_exceeded", "range to an infinite end would never stop",
+        raise error("memory_exceeded", f"{NAME} to an infinite end would never stop",
                     "give a finite end, e.g. (range 0 100)")
-    n = check_size("range", math.ceil(span))
+    n = check_size(NAME, math.ceil(span))
     if type(start) is int and type(step) is int:   # a float end only: integers all along
         return tuple(range(start, math.ceil(end) if step > 0 else math.floor(end), step))
     # As Clojure: start as given, then repeated addition of step (not start + i * step).
@@ -304,7 +304,7 @@ def range_(start_or_end, end=None, step=None):
     x = start
     while (x < end) if step > 0 else (x > end):
         if len(out) > n:   # rounding, or a step too small to move x
-            check_size("range", len(out))
+            check_size(NAME, len(out))
         out.append(x)
         x += step
     return tuple(out)
@@ -316,10 +316,10 @@ def repeat(n, x=_NOTHING):
     if x is _NOTHING:
         raise error("arity_error", "(repeat x) would be infinite: repeat needs a count",
                     f"give the count first: (repeat 3 {show(n)})")
-    n = index_arg("repeat", n, "a count")   # Clojure truncates a float count here
+    n = index_arg(NAME, n, "a count")   # Clojure truncates a float count here
     if n <= 0:
         return ()
-    check_size("repeat", n)
+    check_size(NAME, n)
     return (x,) * n
 
 
@@ -329,10 +329,10 @@ def repeatedly(n, f=_NOTHING):
     if f is _NOTHING:
         raise error("arity_error", "(repeatedly f) would be infinite: repeatedly needs a count",
                     "give the count first: (repeatedly 3 f)")
-    n = index_arg("repeatedly", n, "a count")
+    n = index_arg(NAME, n, "a count")
     if n <= 0:
         return ()
-    check_size("repeatedly", n)
+    check_size(NAME, n)
     f = as_fn(f)
     return tuple(f() for _ in range(n))
 
@@ -357,7 +357,7 @@ def dorun(n_or_coll, coll=_NOTHING):
 def run_(proc, coll):
     """(run! f coll) calls (f item) for each item, for its effects (println, tool calls); nil."""
     proc = as_fn(proc)
-    for x in items("run!", coll):
+    for x in items(NAME, coll):
         r = proc(x)
         if type(r) is Reduced:
             break

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.lisp.access import as_fn
 from engine.lisp.builtins import transducers as xf
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import count_arg, items, vector_of
 from engine.lisp.builtins.transducers import NO_COLL
 from engine.lisp.errors import error
@@ -22,19 +22,19 @@ _NOTHING = object()
 @builtin("take", "slicing")
 def take(n, coll=NO_COLL):
     """(take n coll) the first n items; (take n) a transducer."""
-    n = count_arg("take", n)
+    n = count_arg(NAME, n)
     if coll is NO_COLL:
         return xf.take_xf(n)
-    return tuple(items("take", coll)[:n]) if n > 0 else ()
+    return tuple(items(NAME, coll)[:n]) if n > 0 else ()
 
 
 @builtin("drop", "slicing")
 def drop(n, coll=NO_COLL):
     """(drop n coll) all but the first n items; (drop n) a transducer."""
-    n = count_arg("drop", n)
+    n = count_arg(NAME, n)
     if coll is NO_COLL:
         return xf.drop_xf(n)
-    return tuple(items("drop", coll)[max(n, 0):])
+    return tuple(items(NAME, coll)[max(n, 0):])
 
 
 @builtin("take-while", "slicing", calls_fns=True)
@@ -44,7 +44,7 @@ def take_while(pred, coll=NO_COLL):
     if coll is NO_COLL:
         return xf.take_while_xf(pred)
     pred = as_fn(pred, "predicate")
-    seq = items("take-while", coll)
+    seq = items(NAME, coll)
     return tuple(seq[:_prefix_length(pred, seq)])
 
 
@@ -55,7 +55,7 @@ def drop_while(pred, coll=NO_COLL):
     if coll is NO_COLL:
         return xf.drop_while_xf(pred)
     pred = as_fn(pred, "predicate")
-    seq = items("drop-while", coll)
+    seq = items(NAME, coll)
     return tuple(seq[_prefix_length(pred, seq):])
 
 
@@ -73,8 +73,8 @@ def _prefix_length(pred, seq) -> int:
 @builtin("split-at", "slicing")
 def split_at(n, coll):
     """(split-at n coll) [(take n coll) (drop n coll)]."""
-    n = count_arg("split-at", n)
-    seq = items("split-at", coll)
+    n = count_arg(NAME, n)
+    seq = items(NAME, coll)
     n = max(n, 0)
     return (tuple(seq[:n]), tuple(seq[n:]))
 
@@ -83,7 +83,7 @@ def split_at(n, coll):
 def split_with(pred, coll):
     """(split-with pred coll) [(take-while pred coll) (drop-while pred coll)]."""
     pred = as_fn(pred, "predicate")
-    seq = items("split-with", coll)
+    seq = items(NAME, coll)
     i = _prefix_length(pred, seq)
     return (tuple(seq[:i]), tuple(seq[i:]))
 
@@ -91,8 +91,8 @@ def split_with(pred, coll):
 @builtin("take-last", "slicing")
 def take_last(n, coll):
     """(take-last n coll) the last n items."""
-    n = count_arg("take-last", n)
-    seq = items("take-last", coll)
+    n = count_arg(NAME, n)
+    seq = items(NAME, coll)
     return tuple(seq[-n:]) if n > 0 else ()
 
 
@@ -102,8 +102,8 @@ def drop_last(n_or_coll, coll=_NOTHING):
     if coll is _NOTHING:
         n, coll = 1, n_or_coll
     else:
-        n = count_arg("drop-last", n_or_coll)
-    seq = items("drop-last", coll)
+        n = count_arg(NAME, n_or_coll)
+    seq = items(NAME, coll)
     if n <= 0:
         return vector_of(seq)
     return tuple(seq[:-n])
@@ -112,17 +112,17 @@ def drop_last(n_or_coll, coll=_NOTHING):
 @builtin("butlast", "slicing")
 def butlast(coll):
     """(butlast coll) all but the last item; [] when none."""
-    return tuple(items("butlast", coll)[:-1])
+    return tuple(items(NAME, coll)[:-1])
 
 
 @builtin("take-nth", "slicing")
 def take_nth(n, coll):
     """(take-nth n coll) every nth item, starting with the first."""
-    n = count_arg("take-nth", n)
-    seq = items("take-nth", coll)
+    n = count_arg(NAME, n)
+    seq = items(NAME, coll)
     if not seq:
         return ()
     if n <= 0:
-        raise error("type_error", f"take-nth expects a positive step, got {n}",
+        raise error("type_error", f"{NAME} expects a positive step, got {n}",
                     "a step below 1 would repeat the first item forever")
     return tuple(seq[::n])

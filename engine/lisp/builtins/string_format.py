@@ -8,7 +8,7 @@ import re as _py_re
 from decimal import Context, Decimal, localcontext, ROUND_HALF_UP
 
 from engine.lisp.builtins.conversion import str_value
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import check_length, limits, show, type_error
 from engine.lisp.errors import error
 from engine.lisp.values import INT_MIN
@@ -194,7 +194,7 @@ def format_(fmt, *args):
     Also %f %o %X %E %g %S, flags + ( and #, and argument indices (%2$s, %<s); nil prints as
     null; widths and precisions are at most 100."""
     if type(fmt) is not str:
-        raise type_error("format", "a format string", fmt)
+        raise type_error(NAME, "a format string", fmt)
     cap = limits().string_length
     out: list[str] = []
     total = 0
@@ -247,7 +247,7 @@ def format_(fmt, *args):
                 ordinary += 1
             if not 0 <= i < len(args):
                 got = f"{len(args)} argument" + ("" if len(args) == 1 else "s")
-                raise error("arity_error", f"format: no argument for {directive} "
+                raise error("arity_error", f"{NAME}: no argument for {directive} "
                                            f"(after the format string, got {got})")
             last = i
             text = _directive_value(directive, lower, args[i], flags, width, precision)
@@ -260,7 +260,7 @@ def format_(fmt, *args):
                 " " * (width - len(text)) + text
         total += len(text)
         if total > cap:
-            check_length("format", total)
+            check_length(NAME, total)
         out.append(text)
-    check_length("format", total)
+    check_length(NAME, total)
     return "".join(out)

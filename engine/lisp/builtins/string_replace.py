@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.lisp.access import as_fn
 from engine.lisp.builtins.conversion import str_value
 from engine.lisp.builtins.regex import fast_ok, find_all, match_value, regex_timeout, time_left
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import (check_length, items, limits, show, string,
                                           type_error)
 from engine.lisp.errors import error, PtcError
@@ -209,10 +209,10 @@ def replace(s, match, replacement=_MISSING):
     the items of coll that are keys of the map smap by their values."""
     if replacement is _MISSING:
         return _replace_items(s, match)
-    return _string_replace("replace", s, match, replacement, None)
+    return _string_replace(NAME, s, match, replacement, None)
 
 
 @builtin("replace-first", "string-replace", calls_fns=True)
 def replace_first(s, match, replacement):
     """(replace-first s match replacement) like replace, for the first match only."""
-    return _string_replace("replace-first", s, match, replacement, 1)
+    return _string_replace(NAME, s, match, replacement, 1)

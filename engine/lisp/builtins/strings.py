@@ -15,7 +15,7 @@ import re as _py_re
 from engine.lisp.access import as_fn
 from engine.lisp.builtins.conversion import str_value
 from engine.lisp.builtins.regex import java_split
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import check_length, check_size, items, limits, type_error
 from engine.lisp.values import HostMap, Map, MAPS, Regex
 
@@ -64,12 +64,12 @@ def subs(s, start, end=None):
     """(subs s start) or (subs s start end) the characters from start to end; indices are clamped.
 
     The end is exclusive; indices out of range are clamped to the string instead of failing."""
-    s = _string("subs", s)
+    s = _string(NAME, s)
     n = len(s)
-    i = min(max(_index("subs", start), 0), n)
+    i = min(max(_index(NAME, start), 0), n)
     if end is None:
         return s[i:]
-    j = min(max(_index("subs", end), i), n)
+    j = min(max(_index(NAME, end), i), n)
     return s[i:j]
 
 
@@ -82,12 +82,12 @@ def join(sep_or_coll, coll=_MISSING):
         sep, coll = "", sep_or_coll
     else:
         sep = str_value(sep_or_coll) if sep_or_coll is not None else ""
-    values = items("join", coll)
+    values = items(NAME, coll)
     cap = limits().string_length
     if type(values) is tuple and set(map(type, values)) == {str}:     # the usual case, in C
         total = sum(map(len, values)) + len(sep) * (len(values) - 1)
         if total > cap:
-            check_length("join", total)
+            check_length(NAME, total)
         return sep.join(values)
     parts = []
     total = -len(sep)
@@ -95,7 +95,7 @@ def join(sep_or_coll, coll=_MISSING):
         text = v if type(v) is str else ("" if v is None else str_value(v))
         total += len(text) + len(sep)
         if total > cap:
-            check_length("join", total)
+            check_length(NAME, total)
         parts.append(text)
     return sep.join(parts)
 
@@ -118,18 +118,18 @@ def split(s, sep, limit=None):
     With a string separator empty pieces are kept, trailing ones too; "" splits into
     characters. With a regex trailing empty pieces are dropped, as in Clojure. A positive limit
     gives at most that many pieces, the last holding the rest of s."""
-    s = _string("split", s)
-    n = _limit("split", limit)
+    s = _string(NAME, s)
+    n = _limit(NAME, limit)
     if type(sep) is Regex:
         return java_split(sep.pattern, s, n)
     if type(sep) is not str:
-        raise type_error("split", 'a separator string or regex such as #","', sep)
+        raise type_error(NAME, 'a separator string or regex such as #","', sep)
     if sep == "":
-        check_size("split", len(s))
+        check_size(NAME, len(s))
         if n > 0 and len(s) > n:
             return (*s[: n - 1], s[n - 1:])
         return tuple(s)
-    check_size("split", s.count(sep) + 1)
+    check_size(NAME, s.count(sep) + 1)
     return tuple(s.split(sep, n - 1) if n > 0 else s.split(sep))
 
 
@@ -139,8 +139,8 @@ _LINE_BREAK = _py_re.compile(r"\r?\n")
 @builtin("split-lines", "strings")
 def split_lines(s):
     """(split-lines s) the lines of s, split at \\n or \\r\\n; trailing empty lines are dropped."""
-    s = _string("split-lines", s)
-    check_size("split-lines", s.count("\n") + 1)
+    s = _string(NAME, s)
+    check_size(NAME, s.count("\n") + 1)
     lines = _LINE_BREAK.split(s)
     while lines and lines[-1] == "":
         lines.pop()
@@ -154,25 +154,25 @@ def split_lines(s):
 @builtin("trim", "strings")
 def trim(s):
     """(trim s) s without whitespace at both ends."""
-    return _string("trim", s).strip(WHITESPACE)
+    return _string(NAME, s).strip(WHITESPACE)
 
 
 @builtin("triml", "strings")
 def triml(s):
     """(triml s) s without whitespace at the start."""
-    return _string("triml", s).lstrip(WHITESPACE)
+    return _string(NAME, s).lstrip(WHITESPACE)
 
 
 @builtin("trimr", "strings")
 def trimr(s):
     """(trimr s) s without whitespace at the end."""
-    return _string("trimr", s).rstrip(WHITESPACE)
+    return _string(NAME, s).rstrip(WHITESPACE)
 
 
 @builtin("trim-newline", "strings")
 def trim_newline(s):
     """(trim-newline s) s without the newline and return characters at its end."""
-    return _string("trim-newline", s).rstrip("\r\n")
+    return _string(NAME, s).rstrip("\r\n")
 
 
 def _case_checked(fname: str, s: str, changed: str) -> str:
@@ -186,23 +186,23 @@ def upper_case(s):
     """(upper-case s) s in upper case."""
     if type(s) is str:
         changed = s.upper()
-        return changed if len(changed) == len(s) else _case_checked("upper-case", s, changed)
-    s = _text("upper-case", s)
-    return _case_checked("upper-case", s, s.upper())
+        return changed if len(changed) == len(s) else _case_checked(NAME, s, changed)
+    s = _text(NAME, s)
+    return _case_checked(NAME, s, s.upper())
 
 
 @builtin("lower-case", "strings", aliases=("downcase",))
 def lower_case(s):
     """(lower-case s) s in lower case."""
-    s = _text("lower-case", s)
-    return _case_checked("lower-case", s, s.lower())
+    s = _text(NAME, s)
+    return _case_checked(NAME, s, s.lower())
 
 
 @builtin("capitalize", "strings")
 def capitalize(s):
     """(capitalize s) s with its first character in upper case and the rest in lower case."""
-    s = _text("capitalize", s)
-    return _case_checked("capitalize", s, s[:1].upper() + s[1:].lower())
+    s = _text(NAME, s)
+    return _case_checked(NAME, s, s[:1].upper() + s[1:].lower())
 
 
 # --- searching ----------------------------------------------------------------------------
@@ -212,13 +212,13 @@ def capitalize(s):
 @builtin("starts-with?", "strings", returns_bool=True)
 def starts_with(s, prefix):
     """(starts-with? s prefix) true when s begins with prefix."""
-    return _text("starts-with?", s).startswith(_string("starts-with?", prefix, "a prefix string"))
+    return _text(NAME, s).startswith(_string(NAME, prefix, "a prefix string"))
 
 
 @builtin("ends-with?", "strings", returns_bool=True)
 def ends_with(s, suffix):
     """(ends-with? s suffix) true when s ends with suffix."""
-    return _text("ends-with?", s).endswith(_string("ends-with?", suffix, "a suffix string"))
+    return _text(NAME, s).endswith(_string(NAME, suffix, "a suffix string"))
 
 
 @builtin("includes?", "strings", returns_bool=True)
@@ -227,9 +227,9 @@ def includes(s, part):
     if type(s) is str and type(part) is str:
         return part in s
     if type(s) in (tuple, frozenset, Map, HostMap):
-        raise type_error("includes?", "a string", s,
+        raise type_error(NAME, "a string", s,
                          "for a collection use (contains? coll x) or (some #{x} coll)")
-    return _string("includes?", part, "a string to look for") in _text("includes?", s)
+    return _string(NAME, part, "a string to look for") in _text(NAME, s)
 
 
 @builtin("index-of", "strings")
@@ -237,9 +237,9 @@ def index_of(s, value, start=None):
     """(index-of s value) or (index-of s value from) the index of value in s, or nil.
 
     With from, the search starts at that index."""
-    s = _text("index-of", s)
-    value = _string("index-of", value, "a string or character to look for")
-    i = 0 if start is None else _index("index-of", start)
+    s = _text(NAME, s)
+    value = _string(NAME, value, "a string or character to look for")
+    i = 0 if start is None else _index(NAME, start)
     i = min(max(i, 0), len(s))
     found = s.find(value, i)
     return None if found < 0 else found
@@ -250,12 +250,12 @@ def last_index_of(s, value, start=None):
     """(last-index-of s value) or (last-index-of s value from) the index of the last value, or nil.
 
     With from, the match must start at or before that index."""
-    s = _text("last-index-of", s)
-    value = _string("last-index-of", value, "a string or character to look for")
+    s = _text(NAME, s)
+    value = _string(NAME, value, "a string or character to look for")
     if start is None:
         found = s.rfind(value)
     else:
-        i = _index("last-index-of", start)
+        i = _index(NAME, start)
         if i < 0:
             return None
         found = s.rfind(value, 0, min(i, len(s)) + len(value))
@@ -267,13 +267,13 @@ def blank(s):
     """(blank? s) true when s is nil, empty or only whitespace."""
     if s is None:
         return True
-    return _string("blank?", s).strip(WHITESPACE) == ""
+    return _string(NAME, s).strip(WHITESPACE) == ""
 
 
 @builtin("clojure.string/reverse", "strings")
 def string_reverse(s):
     """(str/reverse s) the characters of s in reverse order, as a string."""
-    return _string("str/reverse", s)[::-1]
+    return _string(NAME, s)[::-1]
 
 
 @builtin("escape", "strings", calls_fns=True)
@@ -281,7 +281,7 @@ def escape(s, cmap):
     """(escape s cmap) s with each character c replaced by (cmap c) unless that is nil.
 
     cmap is a map of characters to replacements, or a function."""
-    s = _string("escape", s)
+    s = _string(NAME, s)
     if type(cmap) in MAPS:
         def lookup(c):
             return cmap.get(c)
@@ -295,6 +295,6 @@ def escape(s, cmap):
         text = c if r is None or r is False else (r if type(r) is str else str_value(r))
         total += len(text)
         if total > cap:
-            check_length("escape", total)
+            check_length(NAME, total)
         parts.append(text)
     return "".join(parts)

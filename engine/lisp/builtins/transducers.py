@@ -12,7 +12,7 @@ slicing.py and grouping.py) build their transducer here.
 from __future__ import annotations
 
 from engine.lisp.access import as_fn
-from engine.lisp.builtins.registry import builtin
+from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import chunks, items, limits, type_error
 from engine.lisp.compare import check_key, equals
 from engine.lisp.errors import error
@@ -184,7 +184,7 @@ def partition_all_xf(n: int):
 @builtin("cat", "transducers")
 def cat(rf):
     """cat, the transducer that concatenates collections: (into [] cat [[1 2] [3]])."""
-    rf = _reducing_fn("cat", rf)
+    rf = _reducing_fn(NAME, rf)
 
     def reducing(*args):
         if len(args) == 2:
@@ -236,28 +236,28 @@ def transform(fname: str, xf, coll) -> tuple:
 def transduce(xf, f, init_or_coll, coll=NO_COLL):
     """(transduce xf f coll) or (transduce xf f init coll): reduce with (xf f), starting from
     init or (f); at the end calls (f result), as + conj and str allow."""
-    f = as_fn(_reducing_fn("transduce", f))
-    rf = _transducer("transduce", xf)(f)
+    f = as_fn(_reducing_fn(NAME, f))
+    rf = _transducer(NAME, xf)(f)
     if coll is NO_COLL:
         init, coll = f(), init_or_coll
     else:
         init = init_or_coll
-    return rf(_reduce(rf, init, coll, "transduce"))
+    return rf(_reduce(rf, init, coll, NAME))
 
 
 @builtin("sequence", "transducers", calls_fns=True)
 def sequence(xf_or_coll, coll=NO_COLL):
     """(sequence coll) the items as a vector; (sequence xf coll) the items xf makes of coll."""
     if coll is NO_COLL:
-        return tuple(items("sequence", xf_or_coll))
-    return transform("sequence", xf_or_coll, coll)
+        return tuple(items(NAME, xf_or_coll))
+    return transform(NAME, xf_or_coll, coll)
 
 
 @builtin("completing", "transducers", calls_fns=True)
 def completing(f, cf=None):
     """(completing f) or (completing f cf): f with a completion arity (identity, or cf) for
     transduce: (transduce xf (completing (fn [acc x] ...)) init coll)."""
-    f = as_fn(_reducing_fn("completing", f))
+    f = as_fn(_reducing_fn(NAME, f))
     cf = as_fn(cf) if cf is not None else None
 
     def completed(*args):

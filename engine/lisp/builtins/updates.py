@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.lisp.access import as_fn, flex_get, MISSING
 from engine.lisp.builtins.maps import key_path, odd_pairs, sorted_items
-from engine.lisp.builtins.registry import builtin, variant
+from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import check_size, limits, thread_last_error, type_error
 from engine.lisp.compare import check_key, check_keys
 from engine.lisp.errors import error
@@ -60,20 +60,20 @@ def assoc_one(fname: str, coll, k, v):
 def assoc(m, k, v, *kvs):
     """(assoc m k v ...) m with key k (as written) set to v; vectors by index, (count v) appends."""
     if not kvs:
-        return assoc_one("assoc", m, k, v)
+        return assoc_one(NAME, m, k, v)
     if len(kvs) % 2:
-        raise odd_pairs("assoc", "(assoc m :a 1 :b 2)")
+        raise odd_pairs(NAME, "(assoc m :a 1 :b 2)")
     if type(m) in MAPS:
-        _grown("assoc", len(m) + 1 + len(kvs) // 2)
+        _grown(NAME, len(m) + 1 + len(kvs) // 2)
         check_keys((k, *kvs[0::2]))
         with m.mutate() as mm:
             mm[as_key(k)] = v
             for i in range(0, len(kvs), 2):
                 mm[as_key(kvs[i])] = kvs[i + 1]
             return mm.finish()
-    m = assoc_one("assoc", m, k, v)
+    m = assoc_one(NAME, m, k, v)
     for i in range(0, len(kvs), 2):
-        m = assoc_one("assoc", m, kvs[i], kvs[i + 1])
+        m = assoc_one(NAME, m, kvs[i], kvs[i + 1])
     return m
 
 
@@ -88,9 +88,9 @@ def assoc_3(m, k, v):
         new = m.set(k, v)
         # one entry more, at most: checked after (as _grown, inline: this is every assoc)
         if n >= _CHECK_FROM and len(new) > n and n + 1 > limits().collection_size:
-            check_size("assoc", n + 1)
+            check_size(NAME, n + 1)
         return new
-    return assoc_one("assoc", m, k, v)
+    return assoc_one(NAME, m, k, v)
 
 
 @builtin("dissoc", "updates")
@@ -108,7 +108,7 @@ def dissoc(m, *ks):
             return mm.finish()
     if m is None:
         return None
-    raise type_error("dissoc", "a map", m)
+    raise type_error(NAME, "a map", m)
 
 
 def _vector_index(fname: str, v: tuple, k) -> None:
@@ -123,7 +123,7 @@ def _vector_index(fname: str, v: tuple, k) -> None:
 def update(m, k, f, *args):
     """(update m k f & args) m with k set to (f old args...), k as written: (update m :n + 5)."""
     if type(m) is Keyword and type(args[-1] if args else f) in MAPS:
-        raise thread_last_error("update")
+        raise thread_last_error(NAME)
     f = as_fn(f)
     t = type(m)
     if t in MAPS:
@@ -131,11 +131,11 @@ def update(m, k, f, *args):
     elif m is None:
         old = None
     elif t is tuple:
-        _vector_index("update", m, k)
+        _vector_index(NAME, m, k)
         old = m[k] if k < len(m) else None
     else:
-        raise type_error("update", "a map, vector or nil", m)
-    return assoc_one("update", m, k, f(old, *args))
+        raise type_error(NAME, "a map, vector or nil", m)
+    return assoc_one(NAME, m, k, f(old, *args))
 
 
 @variant("update", 3)
@@ -145,7 +145,7 @@ def update_3(m, k, f):
             f = as_fn(f)
         k = as_key(k)
         if len(m) >= _CHECK_FROM and k not in m:
-            _grown("update", len(m) + 1)
+            _grown(NAME, len(m) + 1)
         return m.set(k, f(m.get(k)))
     return update(m, k, f)
 
@@ -169,28 +169,28 @@ def _rebuild(fname: str, trail: list, value):
 @builtin("assoc-in", "updates")
 def assoc_in(m, path, v):
     """(assoc-in m [k1 k2 ...] v) m with the nested value set to v, creating missing maps."""
-    path = key_path("assoc-in", path)
+    path = key_path(NAME, path, nests=True)
     if not path:
         return v
-    trail, cur = _descend("assoc-in", m, path)
-    return _rebuild("assoc-in", trail, assoc_one("assoc-in", cur, path[-1], v))
+    trail, cur = _descend(NAME, m, path)
+    return _rebuild(NAME, trail, assoc_one(NAME, cur, path[-1], v))
 
 
 @builtin("update-in", "updates", calls_fns=True)
 def update_in(m, path, f, *args):
     """(update-in m [k1 k2 ...] f & args) m with the nested value replaced by (f old args...)."""
-    path = key_path("update-in", path)
+    path = key_path(NAME, path, nests=True)
     f = as_fn(f)
     if not path:
         return f(m, *args)
-    trail, cur = _descend("update-in", m, path)
+    trail, cur = _descend(NAME, m, path)
     last = path[-1]
     if type(cur) is tuple:
-        _vector_index("update-in", cur, last)
+        _vector_index(NAME, cur, last)
     elif cur is not None and type(cur) not in MAPS:
-        raise type_error("update-in", "a map, vector or nil at the end of the path", cur)
+        raise type_error(NAME, "a map, vector or nil at the end of the path", cur)
     new = f(flex_get(cur, last), *args)
-    return _rebuild("update-in", trail, assoc_one("update-in", cur, last, new))
+    return _rebuild(NAME, trail, assoc_one(NAME, cur, last, new))
 
 
 @builtin("merge", "updates")
@@ -204,13 +204,13 @@ def merge(*maps):
                 result = m
             elif m:
                 result = result.update(m)
-                _grown("merge", len(result))
+                _grown(NAME, len(result))
         elif m is None:
             continue
         elif t is tuple and len(m) == 2:
-            result = assoc_one("merge", EMPTY_MAP if result is None else result, m[0], m[1])
+            result = assoc_one(NAME, EMPTY_MAP if result is None else result, m[0], m[1])
         else:
-            raise type_error("merge", "maps", m)
+            raise type_error(NAME, "maps", m)
     return EMPTY_MAP if result is None else result
 
 
@@ -223,7 +223,7 @@ def merge_with(f, *maps):
         if m is None:
             continue
         if type(m) not in MAPS:
-            raise type_error("merge-with", "maps", m)
+            raise type_error(NAME, "maps", m)
         if result is None or not result:
             result = m
             continue
@@ -233,7 +233,7 @@ def merge_with(f, *maps):
                 old = mm.get(k, MISSING)
                 mm[k] = v if old is MISSING else f(old, v)
             result = mm.finish()
-        _grown("merge-with", len(result))
+        _grown(NAME, len(result))
     return EMPTY_MAP if result is None else result
 
 
@@ -248,7 +248,7 @@ def _map_then_fn(fname: str, m, f) -> None:
 @builtin("update-vals", "updates", calls_fns=True)
 def update_vals(m, f):
     """(update-vals m f) m with every value v replaced by (f v); nil gives {}."""
-    _map_then_fn("update-vals", m, f)
+    _map_then_fn(NAME, m, f)
     f = as_fn(f)
     if type(m) is tuple:
         return tuple(map(f, m))
@@ -260,7 +260,7 @@ def update_vals(m, f):
 @builtin("update-keys", "updates", calls_fns=True)
 def update_keys(m, f):
     """(update-keys m f) m with every key k replaced by (f k); nil gives {}."""
-    _map_then_fn("update-keys", m, f)
+    _map_then_fn(NAME, m, f)
     f = as_fn(f)
     if type(m) is tuple:
         return Map([(as_key(f(i)), v) for i, v in enumerate(m)]) if m else EMPTY_MAP
