@@ -49,3 +49,19 @@ def test_multi_turn_and_single_shot_references_differ_only_in_their_turn_guidanc
 def test_the_wrong_call_the_reference_warns_about_is_wrong_on_our_engine():
     assert run("(max [1 2])").error.hint == "(apply max coll) for a collection"
     assert run("(apply max [1 2])").value == 2
+
+
+def builtins_named_in_the_reference() -> list[str]:
+    """The names the reference's "Builtins include" paragraph gives, as a program writes them
+    (`str/join`); namespaces alone (`set/`) and regex literals left out."""
+    text = files("engine.agent").joinpath("prompts", "reference.md").read_text(encoding="utf-8")
+    paragraph = re.search(r"^- Builtins include (.*?)(?=^- |^$)", text, re.M | re.S).group(1)
+    words = " ".join(re.findall(r"`([^`]+)`", paragraph)).split()
+    return [w.rstrip(".") for w in words if not w.endswith("/") and not w.startswith("#")]
+
+
+def test_every_builtin_the_reference_names_is_one_of_ours():
+    names = builtins_named_in_the_reference()
+    assert {"map", "str/join", "re-seq", "pr-str"} <= set(names)
+    unknown = [n for n in names if run(n).error is not None]
+    assert unknown == []
