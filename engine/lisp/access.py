@@ -9,6 +9,7 @@ from itertools import repeat
 from operator import is_
 
 from engine.lisp.errors import error
+from engine.lisp.printer import pr_str
 from engine.lisp.values import HostMap, Keyword, MAPS, Map, Regex, Var, as_key, is_fn, type_name
 
 MISSING = object()
@@ -103,6 +104,9 @@ def keyword_call(kw: Keyword, coll, default=None):
                 f"({kw!r} x) needs a map, got {type_name(coll)}", hint)
 
 
+Keyword.__call__ = keyword_call     # a keyword is a function of a map
+
+
 def path_getter(path: tuple):
     """A one-argument function reading `path` (a vector of keys) from its argument."""
     def get_at_path(coll):
@@ -184,13 +188,11 @@ def as_fn(f, role: str = "function"):
         raise error("not_callable", f"a var is not callable: {f!r}", f"call ({f.name} ...) directly")
     if t is Regex:
         raise error("not_callable", "a regex is not callable", "use (re-find re s)")
-    from engine.lisp.printer import pr_str
     raise error("not_callable", f"not callable: {pr_str(f, limit=40)} ({type_name(f)})")
 
 
 def _vector_call_error(vector: tuple, index, role: str):
     """A vector is a function of an index; anything else is the usual mistake of a path."""
-    from engine.lisp.printer import pr_str
     shown = pr_str(vector, limit=40)
     if type(index) is int:
         return error("type_error", f"index {index} is out of range for vector {shown}",
@@ -204,6 +206,5 @@ def _vector_call_error(vector: tuple, index, role: str):
 
 
 def _data_arity(value, expected: str, got: int):
-    from engine.lisp.printer import pr_str
     return error("arity_error", f"{type_name(value)} {pr_str(value, limit=30)} called as a "
                                 f"function takes {expected}, got {got} arguments")

@@ -11,8 +11,9 @@ import re
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 
-from engine.lisp.compare import check_key
+from engine.lisp.compare import check_key, set_items
 from engine.lisp.errors import PtcError
+from engine.lisp.printer import pr_str
 from engine.lisp.values import (BoolKey, HostMap, INT_MAX, INT_MIN, Keyword, MAPS, Map, Regex,
                                 Symbol, Var, as_key, from_key, is_fn, type_name)
 
@@ -288,7 +289,6 @@ def _plain_keys(coll) -> list:
     plain = [_plain_key(k) for k in coll]
     if len(set(plain)) == len(plain):
         return plain
-    from engine.lisp.printer import pr_str
     seen: dict = {}
     for p in plain:
         seen[p] = seen.get(p, 0) + 1
@@ -308,7 +308,6 @@ def _plain_key(k):
     if t is frozenset:
         return frozenset(_plain_key(x) for x in k)
     if t in MAPS:
-        from engine.lisp.printer import pr_str
         return pr_str(k)
     return k
 
@@ -322,13 +321,10 @@ def to_json(value):
     if t is tuple:
         return [to_json(v) for v in value]
     if t is frozenset:
-        from engine.lisp.compare import set_items
         return [to_json(v) for v in set_items(value)]
     if t in MAPS:
-        from engine.lisp.printer import pr_str
         return {(k.name if type(k) is Keyword else k if type(k) is str else pr_str(k)): to_json(v)
                 for k, v in value.items()}
     if is_fn(value):
-        from engine.lisp.printer import pr_str
         return pr_str(value)
     return to_python(value)

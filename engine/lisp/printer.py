@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from engine.lisp.compare import expanded_size, map_items
+from engine.lisp.compare import expanded_size, map_items, set_items
 from engine.lisp.errors import error
 from engine.lisp.values import (BoolKey, FN_INFO, Keyword, LispFn, MAPS, Regex, Symbol, ToolValue,
                                 Var, from_key, is_fn)
@@ -127,7 +127,6 @@ class _Writer:
                 self.value(x, depth + 1)
             self.add("}")
         elif t is frozenset:
-            from engine.lisp.compare import set_items
             self.seq("#{", set_items(v), "}", depth)
         elif t is Symbol:
             self.add(v.name)
@@ -168,6 +167,9 @@ def _write(value, readable: bool, limit: int | None, float_text) -> str:
 def pr_str(value, limit: int | None = None) -> str:
     """Readable Clojure syntax (strings quoted). With `limit`, cut there and end in `...`."""
     return _write(value, True, limit, clojure_float)
+
+
+LispFn.__repr__ = LispFn.__str__ = pr_str   # the host sees a function as the language shows it
 
 
 def to_str(value, limit: int | None = None) -> str:
@@ -250,7 +252,6 @@ class _Formatter:
         open_, close = ("[", "]") if type(v) is tuple else ("#{", "}")
         items = v
         if type(v) is frozenset:
-            from engine.lisp.compare import set_items
             items = set_items(v)
         n = len(items)
         shown = items if self.limit is None or n <= self.limit else items[: self.limit]

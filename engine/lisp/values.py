@@ -19,6 +19,8 @@ from functools import partial
 
 import immutables
 
+from engine.lisp.running import current
+
 Map = immutables.Map
 Vector = tuple
 Set = frozenset
@@ -122,8 +124,7 @@ class Keyword:
     def __lt__(self, other: "Keyword") -> bool:
         return self.name < other.name
 
-    def __call__(self, coll, default=None):
-        return _access.keyword_call(self, coll, default)
+    # (:k m) calls access.keyword_call, which access.py sets as Keyword.__call__
 
 
 class Symbol:
@@ -296,7 +297,6 @@ class ToolValue:
     name: str
 
     def __call__(self, *args):
-        from engine.lisp.runtime import current
         return current().call_tool(self.name, args)
 
     def __repr__(self) -> str:
@@ -331,11 +331,7 @@ class LispFn(partial):
     def __hash__(self) -> int:
         return hash(self.func)
 
-    def __repr__(self) -> str:
-        from engine.lisp.printer import pr_str
-        return pr_str(self)
-
-    __str__ = __repr__
+    # shown by printer.pr_str, which printer.py sets as LispFn.__repr__ and __str__
 
 
 # A ToolValue is kept as it is: it holds only a name, and prints and compares as itself.
@@ -412,6 +408,3 @@ def is_number(value) -> bool:
 
 def is_nan(value) -> bool:
     return type(value) is float and math.isnan(value)
-
-
-from engine.lisp import access as _access  # noqa: E402  (access builds on this module)

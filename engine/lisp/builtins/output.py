@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from engine.lisp.builtins.registry import NAME, builtin
+from engine.lisp.builtins.registry import BUILTINS, NAME, builtin
 from engine.lisp.builtins.support import check_length, limits
+from engine.lisp.errors import error
 from engine.lisp.printer import pr_str, print_str
+from engine.lisp.running import current
 
 
 def _print(text: str) -> None:
-    from engine.lisp.runtime import current
     current().add_print(text)
 
 
@@ -79,10 +80,7 @@ def doc(ref):
     """(doc "name") prints the documentation of a builtin, or of a function this program
     defined with a docstring, and returns nil (as the reference implementation does, whose
     preludes it also documents); else it prints `No documentation found for "name".`"""
-    from engine.lisp.builtins.registry import BUILTINS
-    from engine.lisp.runtime import current
     if type(ref) is not str:
-        from engine.lisp.errors import error
         raise error("type_error", "(doc ...) takes the name as a string",
                     '(doc "map"), (doc "my-fn")')
     found = BUILTINS.get(ref)
