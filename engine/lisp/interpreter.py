@@ -16,7 +16,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
 
-from engine.lisp import macros, special_forms  # noqa: F401  (they register the special forms)
+from engine.lisp import fn_forms, macros, refused, special_forms  # noqa: F401  (they register the special forms)
 from engine.lisp.analyzer import Analyzer
 from engine.lisp.builtins import BUILTINS
 from engine.lisp.builtins.registry import named

@@ -1,8 +1,10 @@
 """Special forms: one handler per form, `handler(analyzer, form, env, tail) -> node`,
 registered at the bottom into the analyzer's table (`analyzer.SPECIAL_FORMS`).
 
-Forms that are only rewrites of other forms (threading, cond, case, if-let...) live in
-`macros.py` and register into the same table, so the analyzer has one table to consult.
+`fn` and `#(...)` are in `fn_forms.py`, the forms and names refused with a hint (`try`, `atom`,
+...) in `refused.py`. Forms that are only rewrites of other forms (threading, cond, case,
+if-let...) live in `macros.py`. All register into the same table, so the analyzer has one
+table to consult.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from typing import TYPE_CHECKING
 
 from engine.lisp import forms as F
 from engine.lisp import nodes as N
-from engine.lisp.analyzer import FN_LITERAL, SPECIAL_FORMS, UNSUPPORTED
+from engine.lisp.analyzer import SPECIAL_FORMS
 from engine.lisp.builtins.registry import BUILTINS
 from engine.lisp.destructure import bind_pattern
+from engine.lisp.fn_forms import analyze_fn
 from engine.lisp.forms import is_sym, show
 from engine.lisp.scope import PREVIOUS_RESULTS, Env, Scope, invalid
 from engine.lisp.values import Keyword, Var
@@ -119,124 +122,6 @@ def defn_form(an, form, env, tail):
         raise invalid(f"defn {name} needs a parameter vector", form.span, reason="invalid_arity")
     fn = analyze_fn(an, None, args, env, form.span, label=name)
     return _define(name, fn, doc, form.span)
-
-
-# --- functions ---------------------------------------------------------------------------
-
-def fn_form(an, form, env, tail):
-    args = list(_args(form))
-    name = None
-    if args and is_sym(args[0]):
-        name = args.pop(0).name
-    if not args:
-        raise invalid("expected (fn [params] body)", form.span, reason="invalid_arity")
-    return analyze_fn(an, name, args, env, form.span, label=name)
-
-
-def analyze_fn(an: Analyzer, name, items: list, env: Env, span, label):
-    frame = an.new_frame("fn", env)
-    fenv = Env(Scope(env.scope), frame, None, env.placeholders)
-    self_binding = an.bind(fenv, name) if name else None
-    if type(items[0]) is F.VectorForm:
-        shapes = [(items[0], items[1:])]
-    elif all(type(x) is F.ListForm and x.items and type(x.items[0]) is F.VectorForm for x in items):
-        shapes = [(x.items[0], x.items[1:]) for x in items]
-    else:
-        raise invalid(f"fn needs a parameter vector, got {show(items[0])}", span,
-                      "write (fn [x y] body) or (fn ([x] ...) ([x y] ...))")
-    arities = tuple(_arity(an, params, body, fenv, frame, span) for params, body in shapes)
-    _check_arities(arities, span)
-    return N.Fn(self_binding, arities, frame, label, span)
-
-
-def _arity(an, params: F.VectorForm, body, fenv: Env, frame: N.Frame, span) -> N.Arity:
-    aenv = fenv.child()
-    positional, rest, prologue = [], None, []
-    items = params.items
-    i = 0
-    while i < len(items):
-        p = items[i]
-        if is_sym(p, "&"):
-            if i + 2 != len(items):
-                raise invalid("& must be followed by exactly one parameter", params.span)
-            rest = _param(an, items[i + 1], aenv, prologue, rest=True)
-            break
-        positional.append(_param(an, p, aenv, prologue))
-        i += 1
-    count = len(positional) + (1 if rest else 0)
-    before = frame.has_recur
-    frame.has_recur = False
-    benv = Env(aenv.scope, frame, (frame, count), aenv.placeholders)
-    body_node = an.body(tuple(body), benv, True, span)
-    arity = N.Arity(tuple(positional), rest, tuple(prologue), body_node, frame.has_recur)
-    frame.has_recur = before or frame.has_recur
-    return arity
-
-
-def _param(an, pattern, env: Env, prologue: list, rest: bool = False) -> N.Binding:
-    if is_sym(pattern) and pattern.name != "&":
-        return an.bind(env, pattern.name)
-    temp = an.temp(env, "p")
-    value = N.LocalRef(temp, pattern.span)
-    if rest and type(pattern) is F.MapForm:   # [& {:keys [a]}]: keyword arguments
-        value = N.Intrinsic("keyword_arguments", (value,), pattern.span)
-    bind_pattern(an, pattern, value, env, prologue)
-    return temp
-
-
-def _check_arities(arities, span) -> None:
-    fixed = [len(a.params) for a in arities if a.rest is None]
-    variadic = [a for a in arities if a.rest is not None]
-    if len(set(fixed)) != len(fixed):
-        raise invalid("two arities of this fn take the same number of arguments", span)
-    if len(variadic) > 1:
-        raise invalid("a fn can have only one variadic arity", span)
-    if variadic and fixed and max(fixed) > len(variadic[0].params):
-        raise invalid("a fixed arity cannot take more arguments than the variadic one", span)
-
-
-def fn_literal(an: Analyzer, form: F.FnLiteral, env: Env):
-    if env.placeholders is not None and env.placeholders.get(" literal"):
-        raise invalid("nested #() are not allowed", form.span, "use (fn [x] ...) inside #()")
-    highest, variadic = _placeholders(form.items)
-    frame = an.new_frame("fn", env)
-    fenv = Env(Scope(env.scope), frame)
-    params = tuple(an.bind(fenv, f"%{i}") for i in range(1, highest + 1))
-    rest = an.bind(fenv, "%&") if variadic else None
-    placeholders = {f"%{i}": b for i, b in enumerate(params, 1)}
-    if params:
-        placeholders["%"] = params[0]
-    if rest:
-        placeholders["%&"] = rest
-    placeholders[" literal"] = True
-    benv = Env(fenv.scope, frame, (frame, len(params) + bool(rest)), placeholders)
-    call = F.ListForm(form.items, form.span)
-    body = an.analyze(call, benv, tail=True)
-    arity = N.Arity(params, rest, (), body, frame.has_recur)
-    return N.Fn(None, (arity,), frame, None, form.span)
-
-
-def _placeholders(forms) -> tuple[int, bool]:
-    highest, variadic = 0, False
-    stack = list(forms)
-    while stack:
-        f = stack.pop()
-        t = type(f)
-        if t is F.Sym and f.ns is None and f.name.startswith("%"):
-            rest = f.name[1:]
-            if rest == "":
-                highest = max(highest, 1)
-            elif rest == "&":
-                variadic = True
-            elif rest.isdigit():
-                if int(rest) > 20:
-                    raise invalid(f"placeholder {f.name} is too high (at most %20)", f.span)
-                highest = max(highest, int(rest))
-        elif t in (F.ListForm, F.VectorForm, F.MapForm, F.SetForm):
-            stack.extend(f.items)
-        elif t is F.FnLiteral:
-            raise invalid("nested #() are not allowed", f.span, "use (fn [x] ...) inside #()")
-    return highest, variadic
 
 
 # --- let, loop, recur --------------------------------------------------------------------
@@ -427,70 +312,13 @@ def where_form(an, form, env, tail):
                        form.span)
 
 
-def unsupported(message: str, hint: str, reason: str = "invalid_form"):
-    def handler(an, form, env, tail):
-        raise invalid(message, form.span, hint, reason=reason)
-    return handler
-
-
-# Names that are not special forms but would be unbound: say what to use instead.
-UNSUPPORTED.update({
-    name: ("unbound_var", f"{name} is not supported: there is no mutable state",
-           "use let for local values, def to keep a value, reduce or loop to accumulate")
-    for name in ("atom", "swap!", "reset!", "deref", "volatile!", "vswap!", "vreset!", "ref",
-                 "alter", "agent", "send", "compare-and-set!")
-})
-UNSUPPORTED.update({
-    name: ("unbound_var", f"{name} is not supported: programs are deterministic",
-           "pass the values you need as data or get them from a tool")
-    for name in ("rand", "rand-int", "rand-nth", "shuffle", "random-uuid", "random-sample")
-})
-UNSUPPORTED.update({
-    name: ("unbound_var", f"{name} is not supported: sequences are finite",
-           "use (range n), (repeat n x), or loop/recur")
-    for name in ("iterate", "cycle")
-})
-UNSUPPORTED.update({
-    name: ("unbound_var", f"{name} is not supported in the sandbox", "use tools for I/O")
-    for name in ("eval", "read-string", "slurp", "spit", "load-file", "load-string", "future",
-                 "promise", "deliver", "pmap-async", "System/exit", "resolve", "intern")
-})
-
-
 SPECIAL_FORMS.update({
-    FN_LITERAL: lambda an, form, env, tail: fn_literal(an, form, env),
     "do": do_form, "if": if_form, "and": and_or, "or": and_or, "quote": quote_form,
     "var": var_form, "comment": nil_form, "declare": nil_form,
-    "def": def_form, "defn": defn_form, "defn-": defn_form, "fn": fn_form, "fn*": fn_form,
+    "def": def_form, "defn": defn_form, "defn-": defn_form,
     "let": let_form, "let*": let_form, "loop": loop_form, "recur": recur_form,
     "letfn": letfn_form, "for": for_form, "doseq": for_form, "dotimes": dotimes_form,
     "return": signal_form, "fail": signal_form, "where": where_form,
-    "try": unsupported("try/catch is not supported", "check values with if, stop with (fail ...)"),
-    "catch": unsupported("catch is not supported", "check values with if, stop with (fail ...)"),
-    "finally": unsupported("finally is not supported", "check values with if"),
-    "throw": unsupported("throw is not supported", "stop with (fail {:reason ...})"),
-    "while": unsupported("while is not supported: there is no mutable state",
-                         "use loop/recur, doseq, or reduce"),
-    "lazy-seq": unsupported("lazy-seq is not supported: sequences are finite",
-                            "build the vector with range, map, or loop/recur",
-                            reason="unbound_var"),
-    "delay": unsupported("delay is not supported", "compute the value directly"),
-    "binding": unsupported("binding is not supported", "pass values as arguments or use let"),
-    "set!": unsupported("set! is not supported: there is no mutable state", "use let or def"),
-    "new": unsupported("Java interop is not supported", "use the builtin functions"),
-    ".": unsupported("(. obj method) is not supported", "use the builtin functions"),
-    "defmacro": unsupported("defmacro is not supported", "write a function with defn"),
-    "ns": unsupported("ns is not needed", "builtins such as str/join are always available"),
-    "require": unsupported("require is not needed",
-                           "builtins such as str/join and set/union are always available"),
-    "import": unsupported("import is not supported", "use the builtin functions"),
-    "defrecord": unsupported("defrecord is not supported", "use a map"),
-    "deftype": unsupported("deftype is not supported", "use a map"),
-    "defprotocol": unsupported("defprotocol is not supported", "use functions and maps"),
-    "reify": unsupported("reify is not supported", "use functions and maps"),
-    "locking": unsupported("locking is not supported", "programs run alone"),
-    "dosync": unsupported("dosync is not supported", "there is no mutable state"),
     " no-match": lambda an, form, env, tail: N.Intrinsic(
         "no_match", (an.analyze(form.items[1], env),), form.span),
-    "call": unsupported("(call \"tool\" args) is not supported", "call tools as (tool/name args)"),
 })
