@@ -272,7 +272,7 @@ def dotimes_form(an, form, env, tail):
     return for_form(an, rewritten, env, tail, collect=False)
 
 
-# --- signals, where, tools ----------------------------------------------------------------
+# --- signals, where ------------------------------------------------------------------------
 
 def signal_form(an, form, env, tail):
     name = form.items[0].name

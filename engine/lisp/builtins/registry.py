@@ -3,9 +3,11 @@
 Arity comes from the signature. A builtin's body never spells its own name: its error messages
 say `NAME` (`f"{NAME} expects a collection"`), which the interpreter replaces, when the error
 ends the run, with the registered name of the innermost builtin running where it was raised
-(`named`), so a message cannot name the wrong builtin. The same registry drives the analyzer's arity errors, "did you
-mean" hints, namespace aliases (`str/join`, `Math/abs`), the LLM's function list and the test
-that every builtin has conformance cases.
+(`named`), so a message cannot name the wrong builtin.
+
+The same registry drives the analyzer's arity errors, "did you mean" hints and namespace
+aliases (`str/join`, `Math/abs`), and the tests that every builtin has conformance cases and
+that the builtins the LLM's reference (engine/agent/prompts/reference.md) names exist.
 """
 
 from __future__ import annotations
