@@ -3,7 +3,8 @@
 Arity comes from the signature. A builtin's body never spells its own name: its error messages
 say `NAME` (`f"{NAME} expects a collection"`), which the interpreter replaces, when the error
 ends the run, with the registered name of the innermost builtin running where it was raised
-(`named`), so a message cannot name the wrong builtin.
+(`named`), so a message gives the name as registered. (A builtin that hands its arguments to
+another, as mapv to map, reports under the other's name.)
 
 The same registry drives the analyzer's arity errors, "did you mean" hints and namespace
 aliases (`str/join`, `Math/abs`), and the tests that every builtin has conformance cases and
