@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -147,9 +148,16 @@ def main(argv=None) -> int:
     parser.add_argument("module", help="the module to mutate, e.g. engine/lisp/limits.py")
     parser.add_argument("tests", nargs="+", help="the test files or folders that exercise it")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="try only N mutants, picked at random (seeded, so the same N "
+                             "picks the same mutants); the score is then a sampled one")
     args = parser.parse_args(argv)
     source = (ROOT / args.module).read_text()
-    count = len(points(ast.parse(source)))
+    total = len(points(ast.parse(source)))
+    chosen = list(range(total))
+    if args.sample is not None and args.sample < total:
+        chosen = sorted(random.Random(23).sample(chosen, args.sample))
+    count = len(chosen)
     with tempfile.TemporaryDirectory() as tmp:
         copies = [copy_of_repository(Path(tmp) / f"copy{j}") for j in range(args.jobs)]
         passed, clean_s = run_tests(copies[0], args.tests, None)
@@ -170,10 +178,11 @@ def main(argv=None) -> int:
                 free.append(copy)
 
         with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(try_mutant, range(count)))
+            results = list(pool.map(try_mutant, chosen))
     survivors = [m for m, survived in results if survived]
     killed = count - len(survivors)
-    print(f"{args.module}: {killed} of {count} mutants killed "
+    sampled = f" (a sample of {count} of its {total} mutants)" if count < total else ""
+    print(f"{args.module}: {killed} of {count} mutants killed{sampled} "
           f"({100 * killed / max(count, 1):.0f}%) by {' '.join(args.tests)}")
     for m in survivors:
         print(f"  survived: line {m.line}: {m.what}")
