@@ -143,6 +143,14 @@ def run_tests(copy: Path, tests: list[str], timeout: float | None) -> tuple[bool
     return done.returncode == 0, time.perf_counter() - started
 
 
+def chosen_mutants(total: int, sample: int | None) -> list[int]:
+    """The mutation points to try: all of them, or `sample` of them picked at random with a
+    fixed seed (so a score can be measured again on the same mutants)."""
+    if sample is None or sample >= total:
+        return list(range(total))
+    return sorted(random.Random(23).sample(range(total), sample))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("module", help="the module to mutate, e.g. engine/lisp/limits.py")
@@ -154,9 +162,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     source = (ROOT / args.module).read_text()
     total = len(points(ast.parse(source)))
-    chosen = list(range(total))
-    if args.sample is not None and args.sample < total:
-        chosen = sorted(random.Random(23).sample(chosen, args.sample))
+    chosen = chosen_mutants(total, args.sample)
     count = len(chosen)
     with tempfile.TemporaryDirectory() as tmp:
         copies = [copy_of_repository(Path(tmp) / f"copy{j}") for j in range(args.jobs)]
