@@ -178,6 +178,8 @@ def main(argv=None) -> int:
                 text, mutant = mutated_source(source, index)
                 (copy / args.module).write_text(text)
                 survived, _ = run_tests(copy, args.tests, timeout=10 * clean_s + 10)
+                print(f"  line {mutant.line}: {mutant.what}: "
+                      f"{'survived' if survived else 'killed'}", file=sys.stderr, flush=True)
                 return mutant, survived
             finally:
                 (copy / args.module).write_text(source)
