@@ -6,7 +6,7 @@ import pytest
 
 from engine.history.stats import CallRef
 from engine.lisp.compare import KEY_BUDGET
-from tests.history.rendering import coalesced_stats, request
+from tests.history.rendering import coalesced, coalesced_stats, request
 
 LONG = "".join(chr(ord("a") + i % 26) for i in range(300))
 TOOLS = {"long": lambda: LONG, "one": lambda: 1, "yes": lambda: True, "none": lambda: None,
@@ -61,3 +61,21 @@ def test_the_first_print_of_a_turn_counts_when_it_is_the_one_shown():
 def test_results_before_a_nil_one_and_after_it_are_each_judged():
     _, stats, _ = request("full", ['(tool/ping) (tool/none) (tool/long)'], tools=TOOLS)
     assert stats.results_unseen == (CallRef(1, 0), CallRef(1, 2))
+
+
+def test_a_result_is_not_taken_for_a_definition_whose_hash_it_shares():
+    # hash(-1) == hash(-2) in Python: only `=` may decide
+    tools = {"minus-two": lambda: -2}
+    stats = coalesced_stats(["(def a -1) (tool/minus-two)"], tools=tools)
+    assert stats.results_unseen == (CallRef(1, 0),)
+    assert ";   minus-two() -> integer" in coalesced(["(def a -1) (tool/minus-two)"], tools=tools)
+
+
+@pytest.mark.parametrize("n", [10, KEY_BUDGET])     # compared, and too large to compare
+def test_calls_whose_arguments_print_alike_but_differ_are_not_collapsed(n):
+    tools = {"g": lambda *args: 1}
+    text = coalesced([f"(tool/g (vec (range {n}))) (tool/g (conj (vec (range {n - 1})) -1))"],
+                     tools=tools)
+    assert text.count(f";   g([0 1 2 ...] ({n} items, showing first 3)) -> integer") == 2
+    same = coalesced([f"(tool/g (vec (range {n}))) (tool/g (vec (range {n})))"], tools=tools)
+    assert ("x2" in same) is (n < KEY_BUDGET)     # too large to compare: never taken as equal
