@@ -79,3 +79,12 @@ def test_calls_whose_arguments_print_alike_but_differ_are_not_collapsed(n):
     assert text.count(f";   g([0 1 2 ...] ({n} items, showing first 3)) -> integer") == 2
     same = coalesced([f"(tool/g (vec (range {n}))) (tool/g (vec (range {n})))"], tools=tools)
     assert ("x2" in same) is (n < KEY_BUDGET)     # too large to compare: never taken as equal
+
+
+@pytest.mark.parametrize("definition, suffix", [
+    ("[1 2 3 4 5]", ""),                 # equal to the result, though another value: held
+    ("[1 2 3 4 6]", " -> list[5]"),      # same type and size, not equal: only the type shown
+])
+def test_a_call_line_leaves_out_the_type_of_a_result_a_definition_holds(definition, suffix):
+    text = coalesced([f"(def a {definition}) (tool/fetch-all)"])
+    assert f";   fetch-all(){suffix}\n" in text
