@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -142,14 +143,27 @@ def run_tests(copy: Path, tests: list[str], timeout: float | None) -> tuple[bool
     return done.returncode == 0, time.perf_counter() - started
 
 
+def chosen_mutants(total: int, sample: int | None) -> list[int]:
+    """The mutation points to try: all of them, or `sample` of them picked at random with a
+    fixed seed (so a score can be measured again on the same mutants)."""
+    if sample is None or sample >= total:
+        return list(range(total))
+    return sorted(random.Random(23).sample(range(total), sample))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("module", help="the module to mutate, e.g. engine/lisp/limits.py")
     parser.add_argument("tests", nargs="+", help="the test files or folders that exercise it")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="try only N mutants, picked at random (seeded, so the same N "
+                             "picks the same mutants); the score is then a sampled one")
     args = parser.parse_args(argv)
     source = (ROOT / args.module).read_text()
-    count = len(points(ast.parse(source)))
+    total = len(points(ast.parse(source)))
+    chosen = chosen_mutants(total, args.sample)
+    count = len(chosen)
     with tempfile.TemporaryDirectory() as tmp:
         copies = [copy_of_repository(Path(tmp) / f"copy{j}") for j in range(args.jobs)]
         passed, clean_s = run_tests(copies[0], args.tests, None)
@@ -164,16 +178,19 @@ def main(argv=None) -> int:
                 text, mutant = mutated_source(source, index)
                 (copy / args.module).write_text(text)
                 survived, _ = run_tests(copy, args.tests, timeout=10 * clean_s + 10)
+                print(f"  line {mutant.line}: {mutant.what}: "
+                      f"{'survived' if survived else 'killed'}", file=sys.stderr, flush=True)
                 return mutant, survived
             finally:
                 (copy / args.module).write_text(source)
                 free.append(copy)
 
         with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(try_mutant, range(count)))
+            results = list(pool.map(try_mutant, chosen))
     survivors = [m for m, survived in results if survived]
     killed = count - len(survivors)
-    print(f"{args.module}: {killed} of {count} mutants killed "
+    sampled = f" (a sample of {count} of its {total} mutants)" if count < total else ""
+    print(f"{args.module}: {killed} of {count} mutants killed{sampled} "
           f"({100 * killed / max(count, 1):.0f}%) by {' '.join(args.tests)}")
     for m in survivors:
         print(f"  survived: line {m.line}: {m.what}")

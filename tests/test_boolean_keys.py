@@ -125,3 +125,14 @@ def test_to_python_keeps_every_entry_when_python_would_merge_keys():
     assert to_python(value("{1 :a true :b \"1\" :c}")) == {"1": "a", "true": "b", '"1"': "c"}
     # nothing to keep apart: plain keys as before
     assert to_python(value("{true 1 2 :two}")) == {True: 1, 2: "two"}
+
+
+def test_to_json_keeps_every_entry_when_json_would_merge_keys():
+    assert to_json(value("{:a 1 \"a\" 2 :b 3}")) == {":a": 1, '"a"': 2, "b": 3}
+    assert to_json(value("{1 :one \"1\" :text true :t \"true\" :s}")) == \
+        {"1": "one", '"1"': "text", "true": "t", '"true"': "s"}
+    # a printed form taken by another key: every key printed
+    assert to_json(value("{:a 1 \"a\" 2 \":a\" 3}")) == {":a": 1, '"a"': 2, '":a"': 3}
+    assert to_json(value("{:a {:x 1 \"x\" 2}}")) == {"a": {":x": 1, '"x"': 2}}
+    # nothing to keep apart: plain keys as before
+    assert to_json(value("{:a 1 2 :two nil 3}")) == {"a": 1, "2": "two", "nil": 3}

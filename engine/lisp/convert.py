@@ -286,16 +286,21 @@ def _plain_keys(coll) -> list:
     take for one (true and 1, false and 0, :a and "a") are given as their printed forms
     ("true", "1", ":a", "\"a\""), so that no entry is lost; if a printed form is then taken
     for another key, every key is given as its printed form."""
-    plain = [_plain_key(k) for k in coll]
+    return _kept_apart(coll, [_plain_key(k) for k in coll])
+
+
+def _kept_apart(keys, plain: list) -> list:
+    """`plain`, the plain forms of `keys`, with those that two keys share given as printed
+    forms (every one, if that still leaves two the same)."""
     if len(set(plain)) == len(plain):
         return plain
     seen: dict = {}
     for p in plain:
         seen[p] = seen.get(p, 0) + 1
-    apart = [pr_str(from_key(k)) if seen[p] > 1 else p for k, p in zip(coll, plain)]
+    apart = [pr_str(from_key(k)) if seen[p] > 1 else p for k, p in zip(keys, plain)]
     if len(set(apart)) == len(apart):
         return apart
-    return [pr_str(from_key(k)) for k in coll]
+    return [pr_str(from_key(k)) for k in keys]
 
 
 def _plain_key(k):
@@ -313,8 +318,9 @@ def _plain_key(k):
 
 
 def to_json(value):
-    """Like `to_python`, but JSON-ready: sets become sorted lists, non-string keys strings,
-    NaN and infinities the strings "##NaN", "##Inf", "##-Inf"."""
+    """Like `to_python`, but JSON-ready: sets become sorted lists, non-string keys strings
+    (keys that would then be one, :a and "a", 1 and "1", are given as printed forms, as
+    `to_python` gives them), NaN and infinities the strings "##NaN", "##Inf", "##-Inf"."""
     t = type(value)
     if t is float and (math.isnan(value) or math.isinf(value)):
         return "##NaN" if math.isnan(value) else ("##Inf" if value > 0 else "##-Inf")
@@ -323,8 +329,9 @@ def to_json(value):
     if t is frozenset:
         return [to_json(v) for v in set_items(value)]
     if t in MAPS:
-        return {(k.name if type(k) is Keyword else k if type(k) is str else pr_str(k)): to_json(v)
-                for k, v in value.items()}
+        keys = _kept_apart(value.keys(), [k.name if type(k) is Keyword else
+                                          k if type(k) is str else pr_str(k) for k in value])
+        return {k: to_json(v) for k, v in zip(keys, value.values())}
     if is_fn(value):
         return pr_str(value)
     return to_python(value)

@@ -184,9 +184,9 @@ def loads_trace(text: str, name: str = "<trace>") -> Trace:
 def parse_json(text: str, name: str):
     """`text` parsed as JSON; TraceError naming `name` for text that is not JSON, and for what
     JSON allows but a trace never holds: a key given twice, NaN or infinite numbers, integers
-    too long to be a 64-bit number and lone surrogates (the error names the field)."""
+    past 64 bits (but in `upstream`) and lone surrogates (the error names the field)."""
     try:
-        return strict_json.loads(text)
+        return strict_json.loads(text, long_integers_in="upstream")
     except (strict_json.DuplicateKey, strict_json.BadValue) as e:
         raise TraceError(f"{name}: {e}") from None
     except json.JSONDecodeError as e:

@@ -23,8 +23,12 @@ class _OutOfRange:
 
     def __init__(self, text: str):
         digits = len(text.lstrip("-"))
-        self.text = f"a {digits:,}-digit integer" if text.lstrip("-").isdigit() \
-            else f"{text[:20]!r}"
+        is_integer = text.lstrip("-").isdigit()
+        self.text = f"a {digits:,}-digit integer" if is_integer else f"{text[:20]!r}"
+        try:
+            self.integer = int(text) if is_integer else None
+        except ValueError:         # past Python's own limit for reading an integer
+            self.integer = None
 
 
 def _object(pairs: list) -> dict:
@@ -46,9 +50,11 @@ class BadValue(ValueError):
     """A number out of range or a lone surrogate; the message names the field."""
 
 
-def loads(text: str):
+def loads(text: str, long_integers_in: str | None = None):
     """`text` parsed; json.JSONDecodeError for text that is not JSON, DuplicateKey naming the
-    key, BadValue naming the field that holds an out-of-range number or a lone surrogate."""
+    key, BadValue naming the field that holds an out-of-range number or a lone surrogate.
+    `long_integers_in`: a top-level field holding another program's records as they were,
+    where an integer of any length Python reads is kept (as a Python int)."""
     out_of_range = []
 
     def marked(value_text: str):
@@ -66,6 +72,8 @@ def loads(text: str):
     decoder = json.JSONDecoder(object_pairs_hook=_object, parse_int=parse_int,
                                parse_float=parse_float, parse_constant=marked)
     doc = decoder.decode(text)
+    if out_of_range and long_integers_in and type(doc) is dict:
+        _keep_integers(doc.get(long_integers_in))
     if out_of_range or "\\u" in text and _SURROGATE_ESCAPE.search(text):   # walk if need be
         problem = _walk(doc, "")
         if problem:
@@ -92,6 +100,20 @@ def _walk(value, where: str) -> str | None:
         elif t is list:
             stack.extend((item, f"{where}[{i}]") for i, item in reversed(list(enumerate(value))))
     return None
+
+
+def _keep_integers(value) -> None:
+    """Each over-long integer inside `value` made a Python int again, in place."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        items = node.items() if type(node) is dict else enumerate(node) if type(node) is list \
+            else ()
+        for key, item in list(items):
+            if type(item) is _OutOfRange and item.integer is not None:
+                node[key] = item.integer
+            elif type(item) in (dict, list):
+                stack.append(item)
 
 
 def _lone_surrogate(text: str) -> bool:

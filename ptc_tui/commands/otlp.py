@@ -1,6 +1,7 @@
 """`--otlp-endpoint URL` (or the standard `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
 `OTEL_EXPORTER_OTLP_ENDPOINT` and `OTEL_EXPORTER_OTLP_HEADERS` variables): the spans of live runs
-go to an OpenTelemetry backend as their turns finish (ptc_tui.otlp_stream, the `otel` extra)."""
+go to an OpenTelemetry backend as their turns finish (ptc_tui.otlp_stream, the `otel` extra).
+`OTEL_SDK_DISABLED=true`, OpenTelemetry's standard switch, turns the streaming off."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from contextlib import contextmanager
 from ptc_tui.commands.common import CommandError
 
 ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+DISABLED_VARIABLE = "OTEL_SDK_DISABLED"
 EXTRA = "pip install 'ptc-tui[otel]'"
 
 
@@ -26,11 +28,21 @@ def warn(line: str) -> None:
     print(f"ptc-tui: warning: OTLP: {line}", file=sys.stderr)
 
 
+def sdk_disabled() -> bool:
+    """OTEL_SDK_DISABLED is "true" (any case), as the OpenTelemetry specification reads it."""
+    return os.environ.get(DISABLED_VARIABLE, "").strip().lower() == "true"
+
+
 def open_stream(endpoint: str | None):
     """A SpanStream to `endpoint`, else to the endpoint the standard variables name; None when
-    neither is given. Without the `otel` extra: a CommandError for --otlp-endpoint, a warning
-    (and None) for the variables, which may be meant for other programs."""
+    neither is given, or when OTEL_SDK_DISABLED is true (a warning if --otlp-endpoint was
+    given). Without the `otel` extra: a CommandError for --otlp-endpoint, a warning (and None)
+    for the variables, which may be meant for other programs."""
     if not endpoint and not any(os.environ.get(v) for v in ENDPOINT_VARIABLES):
+        return None
+    if sdk_disabled():
+        if endpoint:
+            warn(f"{DISABLED_VARIABLE} is true: --otlp-endpoint is ignored, no spans are sent")
         return None
     try:
         from ptc_tui.otlp_stream import SpanStream

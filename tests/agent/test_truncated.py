@@ -7,7 +7,8 @@ import pytest
 from engine.agent import SubAgent
 from engine.history import STRATEGIES
 from engine.llm import AnthropicMessages, OpenAIChat
-from tests.llm.fake_provider import FakeProvider, Reply, anthropic_body, openai_body, text_of
+from tests.llm.fake_provider import Reply, anthropic_body, openai_body, text_of
+from tests.llm.fixtures import fake  # noqa: F401  (the fixture)
 
 # A whole block that would return at once, then the cut: a program that only looks finished.
 CUT = ("I'll count first.\n```clojure\n(def n (tool/count-items))\n(return n)\n```\n"
@@ -28,13 +29,6 @@ PROVIDERS = {
     "anthropic": (anthropic,
                   lambda text, **kw: anthropic_body(text, stop="max_tokens" if kw else "end_turn")),
 }
-
-
-@pytest.fixture
-def fake():
-    provider = FakeProvider().start()
-    yield provider
-    provider.stop()
 
 
 def sent_text(body: dict) -> str:

@@ -9,8 +9,8 @@ import pytest
 from engine.trace import load_trace
 from ptc_tui.cli import build_parser
 from tests.cli.conftest import cli  # noqa: F401  (the fixture)
-from tests.llm.conftest import ENV_VARS, KEY
-from tests.llm.fake_provider import FakeProvider, Reply, anthropic_body, openai_body
+from tests.llm.fake_provider import Reply, anthropic_body, openai_body
+from tests.llm.fixtures import KEY, clean_env, fake  # noqa: F401  (the fixtures)
 
 AGENT = '''
 from engine.agent import SubAgent
@@ -21,19 +21,6 @@ replies = ["```clojure\\n(return 42)\\n```"]
 RETURN = "```clojure\n(return 42)\n```"
 LLM_FLAGS = ["--llm", "--base-url", "--api-key-env", "--temperature", "--max-output-tokens",
              "--reasoning-effort", "--timeout", "--no-prompt-cache"]
-
-
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch):
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def fake():
-    provider = FakeProvider().start()
-    yield provider
-    provider.stop()
 
 
 @pytest.fixture

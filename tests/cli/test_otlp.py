@@ -22,7 +22,8 @@ from tests.cli.otlp_receiver import serve
 
 VARIABLES = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
              "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
-             "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT")
+             "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
+             "OTEL_SDK_DISABLED")
 
 
 @pytest.fixture(autouse=True)
@@ -159,6 +160,21 @@ def test_the_traces_endpoint_variable_is_used_as_it_is(cli, receiver, monkeypatc
     monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", receiver.url + "/api/otel/traces")
     assert cli("run", PRODUCT_AGENT, "--save", tmp_path / "run.json").status == 0
     assert {q.path for q in receiver.requests} == {"/api/otel/traces"}
+
+
+def test_otel_sdk_disabled_turns_the_streaming_off(cli, receiver, monkeypatch, tmp_path):
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.url)
+    monkeypatch.setenv("OTEL_SDK_DISABLED", "TRUE")          # the specification ignores case
+    r = cli("run", PRODUCT_AGENT, "--save", tmp_path / "a.json")
+    assert r.status == 0 and not warnings(r.err)
+    r = cli("run", PRODUCT_AGENT, "--otlp-endpoint", receiver.url, "--save", tmp_path / "b.json")
+    assert r.status == 0 and warnings(r.err) == [
+        "ptc-tui: warning: OTLP: OTEL_SDK_DISABLED is true: --otlp-endpoint is ignored, "
+        "no spans are sent"]
+    assert not receiver.requests and load_trace(tmp_path / "b.json").turns
+    monkeypatch.setenv("OTEL_SDK_DISABLED", "false")         # any other value leaves it on
+    assert cli("run", PRODUCT_AGENT, "--save", tmp_path / "c.json").status == 0
+    assert receiver.requests
 
 
 def test_without_an_endpoint_nothing_is_sent_and_opentelemetry_is_not_loaded(tmp_path):

@@ -8,14 +8,8 @@ from dataclasses import dataclass
 import pytest
 
 from engine.llm import AnthropicMessages, OpenAIChat
-from tests.llm.fake_provider import FakeProvider, anthropic_body, anthropic_error, openai_body, openai_error
-
-KEY = "sk-test-0123456789abcdefXYZ"
-ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-            "OPENROUTER_API_KEY", "OLLAMA_BASE_URL", "OLLAMA_HOST", "GEMINI_API_KEY", "GOOGLE_API_KEY",
-            "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
-            "http_proxy", "https_proxy", "all_proxy")
-
+from tests.llm.fake_provider import anthropic_body, anthropic_error, openai_body, openai_error
+from tests.llm.fixtures import ENV_VARS, KEY, clean_env, fake  # noqa: F401  (fixtures, and names tests import)
 
 @dataclass(frozen=True)
 class Flavor:
@@ -37,20 +31,6 @@ FLAVORS = [
            lambda url, **kw: AnthropicMessages("claude-test", base_url=url, **{"api_key": KEY, **kw}),
            anthropic_body, anthropic_error),
 ]
-
-
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch):
-    """No test sees the developer's keys, base URLs or proxies."""
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def fake():
-    provider = FakeProvider().start()
-    yield provider
-    provider.stop()
 
 
 @pytest.fixture

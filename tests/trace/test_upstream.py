@@ -219,3 +219,22 @@ def test_each_requests_reported_cost_is_kept_on_its_turn_and_saved():
     assert [t.usage.cost_usd for t in trace.turns] == [0.0004, 0.0005, 0.0002, 0.0003]
     again = loads_trace(dumps_trace(trace))
     assert [t.usage.cost_usd for t in again.turns] == [0.0004, 0.0005, 0.0002, 0.0003]
+
+
+def test_a_recorded_integer_past_64_bits_is_kept_and_the_saved_run_loads():
+    artifact, events = loop_run()
+    serial = 12345678901234567890123                     # 23 digits: a database id, say
+    records = [json.loads(line) for line in artifact.splitlines() if line.strip()]
+    [output] = [r for r in records if r["record_type"] == "capability-output"
+                and r["payload"]["result"].get("value") == {"n": 3}]
+    output["payload"]["result"]["value"]["serial"] = serial
+    trace = import_inspection("\n".join(map(json.dumps, records)), "run.inspection.jsonl", events)
+    assert "12345678901234567890123" in trace.turns[0].error.message   # our engine refuses it
+    loaded = loads_trace(dumps_trace(trace))
+    [call] = loaded.upstream["turns"][0]["calls"]
+    assert call["result"]["value"] == {"n": 3, "serial": serial}
+    assert loads_trace(dumps_trace(loaded)).upstream == loaded.upstream
+    with pytest.raises(TraceError, match=r"turns\[0\].result: a 23-digit integer is out of range"):
+        doc = json.loads(dumps_trace(trace))
+        doc["turns"][0]["result"] = serial                 # outside `upstream`, still refused
+        loads_trace(json.dumps(doc))
