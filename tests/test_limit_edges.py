@@ -100,6 +100,7 @@ def test_the_shipped_defaults_are_the_readme_table():
     assert readme_defaults() == shipped
 
 
+@pytest.mark.shipped_time_limits
 def test_limits_given_as_none_or_as_limits_are_the_defaults_or_those():
     assert Limits.from_dict(None) == Limits()
     mine = Limits(tool_calls=3)
@@ -112,3 +113,9 @@ def test_limits_given_as_none_or_as_limits_are_the_defaults_or_those():
 def test_a_limits_object_cannot_be_changed_under_the_runs_sharing_it():
     with pytest.raises(AttributeError):
         Limits().tool_calls = 5
+
+
+def test_a_run_in_a_test_not_about_time_gets_time_limits_out_of_reach():
+    # tests/conftest.py: a busy machine must not end a run with `timeout` in such a test
+    given = Limits.from_dict(None)
+    assert given.time_ms > 10 * Limits().time_ms and given.run_wall_ms > Limits().run_wall_ms
