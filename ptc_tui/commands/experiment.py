@@ -11,9 +11,9 @@ from collections import Counter
 from pathlib import Path
 
 from engine.agent import llm_name, open_llm
+from engine.agent.files import load_agent_file
 from engine.history import STRATEGIES, HistoryOpts
 from engine.llm import MODEL_PROVIDERS, SimulatedLLM
-from ptc_tui.agent_files import load_agent_file
 from ptc_tui.commands.common import (CommandError, add_llm_options, llm_options,
                                      positive_whole_number, print_json, usd, whole_number)
 from ptc_tui.commands.output import Column, Output

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from engine.agent.files import load_agent_file
 from engine.history import HistoryOpts
-from ptc_tui.agent_files import load_agent_file
 from ptc_tui.app import PtcApp
 from ptc_tui.cli import main
 from ptc_tui.commands.output import Output

@@ -10,10 +10,10 @@ import time
 
 import pytest
 
+from engine.agent.files import load_agent_file
 from engine.trace import load_trace
 from engine.trace.files import trace_to_json
 from engine.trace.otel import from_otlp, to_otlp
-from ptc_tui.agent_files import load_agent_file
 from ptc_tui.otlp_stream import SpanStream
 from ptc_tui.token_stats import call_counter
 from sample_traces import HERE
