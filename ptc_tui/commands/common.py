@@ -9,13 +9,12 @@ import os
 from dataclasses import fields
 
 from engine.agent import SPEC_FORMS
-from engine.history import STRATEGIES, HistoryOpts
+from engine.history import STRATEGIES, HistoryOpts, strategy_order
 from engine.llm import REASONING_EFFORTS
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
 from engine.tokens import CallCost, usd_text
 from engine.trace.disk import starts_with, target_problem
 from ptc_tui.commands.output import Output
-from ptc_tui.token_stats import strategy_order
 from ptc_tui.view.options import BY_NAME, FIELDS
 
 OPTION_NAMES = ", ".join(f.name for f in FIELDS if f.name != "strategy")

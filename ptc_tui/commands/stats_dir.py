@@ -16,13 +16,14 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from engine.agent.open_trace import open_trace
-from engine.history import iter_requests
+from engine.history import BASELINE, iter_requests
+from engine.llm import spec_model
 from engine.tokens import TokenCounter, encoding_for_model
 from engine.trace import TraceError
 from ptc_tui.commands.common import CommandError, overrides, percent, print_json, tokens
 from ptc_tui.commands.output import Column, Output
-from ptc_tui.token_stats import BASELINE, check_strategies, history_opts, trace_model
 from ptc_tui.view.runs import find_runs
+from ptc_tui.view.token_stats import check_strategies, history_opts
 from ptc_tui.view.trace_view import outcome_text
 
 HIDDEN = ("prints_dropped", "results_unseen", "failed_turns_collapsed")
@@ -60,7 +61,7 @@ def count_strategies(trace, strategies: Sequence[str], changes: Mapping,
     """For each strategy (and `full`): input tokens of every request summed, and which of
     HIDDEN any request left out. Requests are counted one at a time, never all held."""
     opts = history_opts(trace, changes)
-    counter = TokenCounter(encoding_for_model(model or trace_model(trace)))
+    counter = TokenCounter(encoding_for_model(model or spec_model(trace.agent.llm)))
     per_strategy = {}
     for strategy in dict.fromkeys((BASELINE, *strategies)):
         total, hid = 0, set()

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from engine.tokens import CachePolicy, CacheSplit, Price, PriceTable, cache_policy, cost, usd_text
+from engine.history import BASELINE, strategy_order
+from engine.llm import spec_model
+from engine.tokens import (CachePolicy, CacheRuns, CacheSplit, Price, PriceTable, cache_policy,
+                           caching_cost, cost, usd_text)
 from engine.tokens.models import bare_model
-from ptc_tui.token_stats import (BASELINE, CacheRuns, TokenStats, caching_cost, saving_percent,
-                                 stats_from_counts, strategy_order, trace_model)
+from ptc_tui.view.token_stats import TokenStats, saving_percent, stats_from_counts
 from ptc_tui.view.trace_view import TraceView
 
 def cost_text(value: float | None) -> str:
@@ -84,12 +86,13 @@ class TokenView:
         renderings = {s: view.with_strategy(s).rendering for s in strategies}
         counts = {s: r.counts for s, r in renderings.items()}
         per_strategy = {s: [c.total for c in counts[s]] for s in strategies}
-        stats = stats_from_counts(view.trace, strategies, view.opts, trace_model(view.trace),
+        own = spec_model(view.trace.agent.llm)
+        stats = stats_from_counts(view.trace, strategies, view.opts, own,
                                   view.renders.counter.encoding, None, per_strategy)
-        runs = CacheRuns(view.trace, {s: [m for m, _ in r.requests]
-                                      for s, r in renderings.items()},
+        runs = CacheRuns(view.trace.turns, {s: [m for m, _ in r.requests]
+                                            for s, r in renderings.items()},
                          counts, view.renders.counter)
-        choices = model_choices(trace_model(view.trace), table)
+        choices = model_choices(own, table)
         chosen = model if model in choices else choices[0]
         return cls(stats, table, choices, chosen, view.strategy,
                    view.trace.agent.history.strategy, runs, caching)

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from engine.tokens import Price, PriceTable, TokenCounter, cost, load_prices
-from ptc_tui.token_stats import TokenStats, TurnTokens, token_stats
+from ptc_tui.view.token_stats import token_stats
 from ptc_tui.view.tokens import TokenView, cost_text, model_choices, percent_text, price_text
 
 TABLE = PriceTable("2026-01-01", "test", {"gpt-4o-mini": Price("gpt-4o-mini", 0.15, 0.6),
