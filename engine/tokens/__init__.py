@@ -18,7 +18,7 @@ from .caching import (POLICIES, CachePolicy, CacheSplit, cache_policy, cache_pri
 from .counter import MessageCounts, TokenCounter
 from .encodings import TokenEncoding, encoding_for_model
 from .prices import (CallCost, Price, PriceTable, call_cost, cost, load_prices, price_for,
-                     total_cost, usd_text)
+                     total_cost)
 from .recorded import (CacheRuns, call_counter, caching_cost, recorded_splits, run_costs,
                        turn_cost)
 
@@ -26,4 +26,4 @@ __all__ = ["POLICIES", "CachePolicy", "CacheRuns", "CacheSplit", "CallCost", "Me
            "Price", "PriceTable", "TokenCounter", "TokenEncoding", "cache_policy", "cache_prices",
            "cache_splits", "call_cost", "call_counter", "caching_cost", "cost",
            "encoding_for_model", "load_prices", "price_for", "recorded_splits", "run_costs",
-           "sent_times", "total_cost", "turn_cost", "usd_text"]
+           "sent_times", "total_cost", "turn_cost"]

@@ -1,5 +1,5 @@
-"""What several commands share: the LLM option group, history-option flags and labels, number
-and cost formats, CommandError."""
+"""What several commands share: the LLM option group, history-option flags and labels, argparse
+types, token and call texts, CommandError."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from engine.agent import SPEC_FORMS
 from engine.history import STRATEGIES, HistoryOpts, strategy_order
 from engine.llm import REASONING_EFFORTS
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
-from engine.tokens import CallCost, usd_text
+from engine.tokens import CallCost
 from engine.trace.disk import starts_with, target_problem
 from ptc_tui.commands.output import Output
+from ptc_tui.view.formats import cost_text
 from ptc_tui.view.options import BY_NAME, FIELDS
 
 OPTION_NAMES = ", ".join(f.name for f in FIELDS if f.name != "strategy")
@@ -184,11 +185,6 @@ def tokens(n: int | None) -> str:
     return "-" if n is None else f"{n:,}"
 
 
-def usd(amount: float | None) -> str:
-    """A cost to three significant figures, or "unknown" (never $0 for a model without a price)."""
-    return usd_text(amount)
-
-
 def call_text(c: CallCost) -> str:
     """`input 1,200 (1,024 cached), output 300 (counted), cost $0.000613`: one LLM call (or
     several summed) as priced; a count the provider did not report says it was counted."""
@@ -199,17 +195,13 @@ def call_text(c: CallCost) -> str:
     cached = f"{c.cached_tokens:,} cached" if c.cached_tokens else ""
     return (f"input {c.input_tokens:,}{notes('counted' if c.input_counted else '', cached)}, "
             f"output {c.output_tokens:,}{notes('counted' if c.output_counted else '')}, "
-            f"cost {usd_text(c.usd)}")
+            f"cost {cost_text(c.usd)}")
 
 
 def call_json(c: CallCost) -> dict:
     return {"input_tokens": c.input_tokens, "cached_tokens": c.cached_tokens,
             "output_tokens": c.output_tokens, "input_counted": c.input_counted,
             "output_counted": c.output_counted, "cost_usd": c.usd}
-
-
-def percent(p: float | None) -> str:
-    return "-" if p is None else f"{p:.1f}%"
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:

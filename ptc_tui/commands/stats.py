@@ -12,10 +12,11 @@ from engine.history import BASELINE
 from engine.tokens import CachePolicy, CallCost, TokenCounter, run_costs, total_cost
 from engine.trace import Trace
 from ptc_tui.commands.common import (call_json, call_text, changed_options, print_json,
-                                     add_limit_options, overrides, percent, read_trace,
-                                     strategy_name, tokens, usd, whole_number)
+                                     add_limit_options, overrides, read_trace, strategy_name,
+                                     tokens, whole_number)
 from ptc_tui.commands import stats_dir
 from ptc_tui.commands.output import Column, Output
+from ptc_tui.view.formats import cost_text, per_million_text, percent_text
 from ptc_tui.view.token_stats import (StrategyTotal, TokenStats, TurnTokens, saving_percent,
                                       token_stats)
 
@@ -124,7 +125,7 @@ def totals_table(trace: Trace, stats: TokenStats, out: Output) -> None:
     """A row per strategy: tokens and saving, input cost and, unless --no-cache, what the cache
     model reads and writes, the cost with caching and its saving against `full`'s (when the
     provider caches at all)."""
-    price = "" if stats.price is None else f" at ${stats.price.input:g}/M"
+    price = "" if stats.price is None else f" at {per_million_text(stats.price.input)}"
     columns = [Column("strategy"), Column("counts"), Column("input tokens", True),
                Column("saved vs full", True), Column("saved %", True),
                Column("input cost" + price, True)]
@@ -136,10 +137,10 @@ def totals_table(trace: Trace, stats: TokenStats, out: Output) -> None:
     rows = []
     for t in stats.totals:
         row = [t.strategy, "recorded" if recorded(trace, stats, t.strategy) else "what-if",
-               tokens(t.tokens), tokens(t.saved), percent(t.saved_percent), usd(t.cost)]
+               tokens(t.tokens), tokens(t.saved), percent_text(t.saved_percent), cost_text(t.cost)]
         if caching:
-            row += [tokens(t.cached), tokens(t.cache_write), usd(t.cost_with_caching),
-                    percent(saving_percent(full, t.cost_with_caching))]
+            row += [tokens(t.cached), tokens(t.cache_write), cost_text(t.cost_with_caching),
+                    percent_text(saving_percent(full, t.cost_with_caching))]
         rows.append(row)
     out.table(columns, rows)
     out.line()
@@ -181,8 +182,8 @@ def upstream_cost_line(trace: Trace) -> str:
     turns = [t.get("cost_usd") for t in up.get("turns", ())]
     workflow = len(up.get("workflow_calls", ()))
     differs = sum(1 for t in up.get("turns", ()) if t.get("differs"))
-    per_turn = ", ".join("?" if c is None else usd(c) for c in turns)
-    return (f"reported cost (ptc_runner): {usd(up.get('cost_usd'))} in all; per turn "
+    per_turn = ", ".join("?" if c is None else cost_text(c) for c in turns)
+    return (f"reported cost (ptc_runner): {cost_text(up.get('cost_usd'))} in all; per turn "
             f"{per_turn}" + (f"; {workflow} workflow request(s) kept apart" if workflow else "")
             + f"; {differs} turn(s) whose re-run here differs from the record")
 

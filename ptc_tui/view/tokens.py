@@ -9,22 +9,15 @@ from dataclasses import dataclass, field, replace
 from engine.history import BASELINE, strategy_order
 from engine.llm import spec_model
 from engine.tokens import (CachePolicy, CacheRuns, CacheSplit, Price, PriceTable, cache_policy,
-                           caching_cost, cost, usd_text)
+                           caching_cost, cost)
 from engine.tokens.models import bare_model
+from ptc_tui.view.formats import cost_text, per_million_text, percent_text
 from ptc_tui.view.token_stats import TokenStats, saving_percent, stats_from_counts
 from ptc_tui.view.trace_view import TraceView
 
-def cost_text(value: float | None) -> str:
-    """`$0.000613`: three significant figures, or `unknown` when the price is unknown."""
-    return usd_text(value)
-
 
 def price_text(price: Price | None) -> str:
-    return "unknown" if price is None else f"${price.input:g}/M input"
-
-
-def percent_text(percent: float | None) -> str:
-    return "—" if percent is None else f"{percent:.1f}%"
+    return "unknown" if price is None else f"{per_million_text(price.input)} input"
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ from ptc_tui.app import PtcApp
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.view.token_chart import MARK, PANEL_TITLES
 from ptc_tui.view.token_stats import saving_percent, token_stats
-from ptc_tui.view.tokens import TokenView, cost_text, percent_text
+from ptc_tui.view.formats import cost_text, percent_text
+from ptc_tui.view.tokens import TokenView
 from ptc_tui.widgets.token_columns import TokenColumns
 from tests.app.conftest import WIDE, sample
 

@@ -17,7 +17,7 @@ from engine.history import Response, Usage
 from engine.trace import load_trace, save_trace
 from ptc_tui.app import PtcApp
 from ptc_tui.screens.open_dialog import SaveDialog
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets import MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.message_panel import SAW, UPCOMING, WHAT_IF_LINE, WOULD_SEE
 from tests.app.conftest import sample, settle
