@@ -25,14 +25,20 @@ class CommandError(Exception):
     """An input problem a command reports as one line (`ptc-tui: <file>: <problem>`), exit 2."""
 
 
-def whole_number(text: str) -> int:
+def whole_number(text: str, least: int = 0) -> int:
+    """Argparse type: a whole number, `least` or more (0, 1, 2... unless said)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, got {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ {least}, got {value}")
     return value
+
+
+def positive_whole_number(text: str) -> int:
+    """Argparse type: a whole number 1 or more (a count that cannot be none: --repeat)."""
+    return whole_number(text, 1)
 
 
 def positive_number(text: str) -> float:
@@ -90,13 +96,6 @@ def llm_options(args: argparse.Namespace) -> dict:
     if args.no_prompt_cache:
         options["prompt_cache"] = False
     return options
-
-
-def positive_whole_number(text: str) -> int:
-    value = whole_number(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
-    return value
 
 
 def strategy_name(text: str) -> str:
