@@ -12,7 +12,7 @@ from ptc_tui.app import PtcApp
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.fork_dialog import ForkDialog
-from ptc_tui.screens.live_screen import LiveStatus
+from ptc_tui.widgets.live_status import LiveStatus
 from ptc_tui.widgets import MessagePanel, ProgramPanel, TraceHeader, TurnList
 from tests.app.conftest import WIDE, sample, settle
 
