@@ -147,15 +147,15 @@ APP_FLOORS = {
     "config": {"view"},
     "widgets": {"view"},
     "screens": {"widgets", "view"},
-    "commands": {"view", "experiments", "config", "signals"},
+    "subcommands": {"view", "experiments", "config", "signals"},
     "app_what_if": {"screens", "widgets", "view"},
     "app": {"app_what_if", "screens", "widgets", "view", "experiments", "config", "signals",
             "autosave"},
-    "cli": {"commands", "config"},
+    "cli": {"subcommands", "config"},
     "__main__": {"cli"},
 }
 # parts that stay plain Python: the CLI and the view-model load no UI library when imported
-NO_UI = {"signals", "otlp_stream", "experiments", "view", "config", "commands", "cli"}
+NO_UI = {"signals", "otlp_stream", "experiments", "view", "config", "subcommands", "cli"}
 
 
 def app_part(path: Path) -> str:

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from engine.trace import TraceError
-from ptc_tui.commands.common import print_json, read_trace, tokens
-from ptc_tui.commands.output import Column, Output
+from ptc_tui.subcommands.common import print_json, read_trace, tokens
+from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.view.compare import Comparison, RunSummary, SideTurn
 from ptc_tui.view.formats import cost_text
 

@@ -20,8 +20,8 @@ from engine.history import BASELINE, iter_requests
 from engine.llm import spec_model
 from engine.tokens import TokenCounter, encoding_for_model
 from engine.trace import TraceError
-from ptc_tui.commands.common import CommandError, overrides, print_json, tokens
-from ptc_tui.commands.output import Column, Output
+from ptc_tui.subcommands.common import CommandError, overrides, print_json, tokens
+from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.view.formats import percent_text
 from ptc_tui.view.runs import find_runs
 from ptc_tui.view.token_stats import check_strategies, history_opts, saving_percent

@@ -11,11 +11,11 @@ from dataclasses import asdict
 from engine.history import BASELINE
 from engine.tokens import CachePolicy, CallCost, TokenCounter, run_costs, total_cost
 from engine.trace import Trace
-from ptc_tui.commands.common import (call_json, call_text, changed_options, print_json,
-                                     add_limit_options, overrides, read_trace, strategy_name,
-                                     tokens, whole_number)
-from ptc_tui.commands import stats_dir
-from ptc_tui.commands.output import Column, Output
+from ptc_tui.subcommands.common import (call_json, call_text, changed_options, print_json,
+                                        add_limit_options, overrides, read_trace, strategy_name,
+                                        tokens, whole_number)
+from ptc_tui.subcommands import stats_dir
+from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.view.formats import cost_text, per_million_text, percent_text
 from ptc_tui.view.token_stats import (StrategyTotal, TokenStats, TurnTokens, saving_percent,
                                       token_stats)

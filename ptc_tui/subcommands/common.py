@@ -14,7 +14,7 @@ from engine.llm import REASONING_EFFORTS
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
 from engine.tokens import CallCost
 from engine.trace.disk import starts_with, target_problem
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.output import Output
 from ptc_tui.view.formats import cost_text
 from ptc_tui.view.options import BY_NAME, FIELDS
 

@@ -13,10 +13,10 @@ from engine.history import STRATEGIES, HistoryOpts, Turn, strategy_order
 from engine.lisp import format_value
 from engine.llm import LLMError
 from engine.trace import save_trace
-from ptc_tui.commands.common import (add_force_option, add_limit_options, add_llm_options,
-                                     check_target, llm_options, overrides, whole_number)
-from ptc_tui.commands.otlp import add_otlp_option, streamed
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.common import (add_force_option, add_limit_options, add_llm_options,
+                                        check_target, llm_options, overrides, whole_number)
+from ptc_tui.subcommands.otlp import add_otlp_option, streamed
+from ptc_tui.subcommands.output import Output
 from ptc_tui.signals import Interrupted, deferred, interruptible
 from ptc_tui.view.status import turn_status
 

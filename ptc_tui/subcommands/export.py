@@ -14,9 +14,9 @@ from engine.trace import dumps_trace
 from engine.trace.disk import read_text, write_atomically
 from engine.trace.files import MAX_FILE_BYTES
 from engine.agent.open_trace import is_inspection_file
-from ptc_tui.commands.common import CommandError, add_force_option, check_target, read_trace
-from ptc_tui.commands.otlp import open_stream
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.common import CommandError, add_force_option, check_target, read_trace
+from ptc_tui.subcommands.otlp import open_stream
+from ptc_tui.subcommands.output import Output
 
 
 def add_parser(sub) -> None:

@@ -12,10 +12,10 @@ from engine.history import BASELINE, HistoryOpts, RenderStats, Turn, render
 from engine.llm import spec_model
 from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for, turn_cost
 from engine.trace import Trace
-from ptc_tui.commands.common import (call_json, call_text, print_json, CommandError,
-                                     add_limit_options, options_json, options_text, overrides,
-                                     read_trace, strategy_name, tokens, whole_number)
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.common import (call_json, call_text, print_json, CommandError,
+                                        add_limit_options, options_json, options_text, overrides,
+                                        read_trace, strategy_name, tokens, whole_number)
+from ptc_tui.subcommands.output import Output
 from ptc_tui.view.renders import with_tool_calls
 from ptc_tui.view.token_stats import history_opts
 

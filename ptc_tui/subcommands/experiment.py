@@ -14,12 +14,12 @@ from engine.agent import llm_name, open_llm
 from engine.agent.files import load_agent_file
 from engine.history import STRATEGIES, HistoryOpts
 from engine.llm import MODEL_PROVIDERS, SimulatedLLM
-from ptc_tui.commands.common import (CommandError, add_llm_options, llm_options,
-                                     positive_whole_number, print_json, whole_number)
-from ptc_tui.commands.output import Column, Output
+from ptc_tui.subcommands.common import (CommandError, add_llm_options, llm_options,
+                                        positive_whole_number, print_json, whole_number)
+from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.experiments.plan import (TURN_BUDGET, OptionSet, option_sets, parse_setting,
                                       plan_runs)
-from ptc_tui.commands.otlp import add_otlp_option, streamed
+from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.experiments.record import (FILE_NAME, ExperimentError, experiment_doc,
                                         load_experiment, save_experiment)
 from ptc_tui.experiments.runner import Experiment, InBackground, Progress, run_all

@@ -8,7 +8,7 @@ import os
 import sys
 from contextlib import contextmanager
 
-from ptc_tui.commands.common import CommandError
+from ptc_tui.subcommands.common import CommandError
 
 ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
 EXTRA = "pip install 'ptc-tui[otel]'"
