@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.long_trace import long_trace  # noqa: E402
+from engine.history import strategy_order  # noqa: E402
 from engine.tokens import cache_policy, load_prices  # noqa: E402
 from engine.trace import load_trace, save_trace  # noqa: E402
-from ptc_tui.token_stats import strategy_order  # noqa: E402
 from ptc_tui.view import TraceView  # noqa: E402
 from ptc_tui.view.tokens import TokenView  # noqa: E402
 

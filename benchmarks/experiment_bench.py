@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ptc_tui.cli import main  # noqa: E402
-from ptc_tui.commands.output import Output  # noqa: E402
+from ptc_tui.subcommands.output import Output  # noqa: E402
 from ptc_tui.experiments.record import load_experiment  # noqa: E402
 
 STUB_AGENT = '''

@@ -24,7 +24,7 @@ from engine.agent import SubAgent  # noqa: E402
 from engine.llm import ScriptedLLM  # noqa: E402
 from engine.trace import load_trace, save_trace  # noqa: E402
 from ptc_tui.app import PtcApp  # noqa: E402
-from ptc_tui.token_stats import token_stats  # noqa: E402
+from ptc_tui.view.token_stats import token_stats  # noqa: E402
 from sample_traces import HERE as SAMPLES  # noqa: E402
 
 

@@ -20,15 +20,15 @@ import sys
 from pathlib import Path
 
 from engine import __version__
+from engine.agent.files import AgentFileError, load_agent_file
 from engine.llm import LLMError
 from engine.lisp import format_value, pr_str, run
 from engine.trace import TraceError
 from engine.trace.disk import read_text
-from ptc_tui.agent_files import AgentFileError, load_agent_file
-from ptc_tui.commands import COMMANDS
-from ptc_tui.commands.common import CommandError
-from ptc_tui.commands.examples import HelpFormatter, epilog
-from ptc_tui.commands.output import Output, for_stdout
+from ptc_tui.subcommands import COMMANDS
+from ptc_tui.subcommands.common import CommandError
+from ptc_tui.subcommands.examples import HelpFormatter, epilog
+from ptc_tui.subcommands.output import Output, for_stdout
 from ptc_tui.config import Config, ConfigError, apply_defaults, load_config
 from sample_traces import HERE as SAMPLES
 

@@ -25,11 +25,12 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, Spa
 from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
 
+from engine.llm import spec_model
+from engine.tokens import call_counter
 from engine.trace import Trace
 from engine.trace.files import trace_to_json
 from engine.trace.otel import (KIND_CLIENT, SERVICE, attr_value, document, duration_ns,
                                new_trace_id, root_span, root_span_id, spans_of_turn, to_otlp)
-from ptc_tui.token_stats import call_counter
 
 TIMEOUT = 5.0                 # seconds for one export, unless an OTEL_* variable says otherwise
 TIMEOUT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT")
@@ -77,7 +78,7 @@ class SpanStream:
 
     def send_trace(self, trace: Trace) -> None:
         """Send a saved trace's spans, exactly as `export --format otel` writes them."""
-        self.send(to_otlp(trace, call_counter(trace)), trace)
+        self.send(to_otlp(trace, call_counter(spec_model(trace.agent.llm))), trace)
 
     def send(self, doc: dict, trace: Trace) -> None:
         """Queue the spans of an OTLP/JSON document of `trace` (engine.trace.otel)."""
@@ -149,7 +150,7 @@ class RunSpans:
         trace = self.session.trace()
         doc = trace_to_json(trace)
         if self.counted is None:
-            self.counted = call_counter(trace)
+            self.counted = call_counter(spec_model(trace.agent.llm))
         new = trace.turns[self.sent:]
         # new turns end now, one after another; turns a fork took over end when it started
         cursor = max(self.cursor, time.time_ns() - duration_ns(new))

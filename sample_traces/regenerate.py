@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
+from engine.agent.files import load_agent_file, record
 from engine.trace import save_trace
-from ptc_tui.agent_files import load_agent_file, record
 from sample_traces import agent_paths, trace_path
 
 

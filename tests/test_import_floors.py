@@ -1,6 +1,7 @@
 """The engine's modules import one another without circles at import time (imports written at
 module level, not those for annotations only), so each module can be read, tested and moved
-on its own floor; and compiled code loads only the globals helpers.GLOBALS lists."""
+on its own floor; compiled code loads only the globals helpers.GLOBALS lists; and the app's
+parts (ptc_tui) import only downward, with nothing below the app importing it."""
 
 import ast
 from pathlib import Path
@@ -127,3 +128,78 @@ def test_no_engine_import_is_hidden_inside_a_function_but_the_two_left():
         if lines := late_engine_imports(path):
             found[str(path.relative_to(ROOT))] = len(lines)
     assert found == {f"engine/lisp/{m}.py": n for m, n in LATE_IMPORTS_LEFT.items()}
+
+
+# The app's floors: what each part of ptc_tui may import of the others at module level (the
+# command line opens the app, and a few commands load their heavy parts, inside a function).
+APP_FLOORS = {
+    "signals": set(), "keymap": set(), "autosave": set(), "otlp_stream": set(),
+    "experiments": {"signals"},
+    "view": {"experiments"},
+    "config": {"view"},
+    "widgets": {"view"},
+    "screens": {"widgets", "view"},
+    "subcommands": {"view", "experiments", "config", "signals"},
+    "app_what_if": {"screens", "widgets", "view"},
+    "app": {"app_what_if", "screens", "widgets", "view", "experiments", "config", "signals",
+            "autosave"},
+    "cli": {"subcommands", "config"},
+    "__main__": {"cli"},
+}
+# parts that stay plain Python: the CLI and the view-model load no UI library when imported
+NO_UI = {"signals", "otlp_stream", "experiments", "view", "config", "subcommands", "cli"}
+
+
+def app_part(path: Path) -> str:
+    """`view` for ptc_tui/view/tokens.py, `app` for ptc_tui/app.py."""
+    return path.relative_to(ROOT / "ptc_tui").with_suffix("").parts[0]
+
+
+def module_level_imports(path: Path) -> set[str]:
+    """Every module `path` imports at module level (outside functions and TYPE_CHECKING)."""
+    found = set()
+    for stmt in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+            found.add(stmt.module)
+        elif isinstance(stmt, ast.Import):
+            found.update(a.name for a in stmt.names)
+    return found
+
+
+def test_every_part_of_the_app_is_on_a_floor():
+    parts = {app_part(p) for p in (ROOT / "ptc_tui").rglob("*.py")} - {"__init__"}
+    assert parts == set(APP_FLOORS)
+
+
+def test_the_app_imports_only_downward():
+    found = {}
+    for path in (ROOT / "ptc_tui").rglob("*.py"):
+        part = app_part(path)
+        if part == "__init__":
+            continue
+        mine = {m.split(".")[1] for m in module_level_imports(path)
+                if m.startswith("ptc_tui.")} - {part}
+        if mine - APP_FLOORS[part]:
+            found[str(path.relative_to(ROOT))] = sorted(mine - APP_FLOORS[part])
+    assert found == {}
+
+
+def test_the_cli_and_the_view_model_load_no_ui_library():
+    found = {}
+    for path in (ROOT / "ptc_tui").rglob("*.py"):
+        ui = {m for m in module_level_imports(path) if m.split(".")[0] in ("textual", "rich")}
+        if app_part(path) in NO_UI and ui:
+            found[str(path.relative_to(ROOT))] = sorted(ui)
+    assert found == {}
+
+
+def test_nothing_below_the_app_imports_it():
+    """The engine and the sample agents never import ptc_tui, not even inside a function."""
+    found = []
+    for path in [*(ROOT / "engine").rglob("*.py"), *(ROOT / "sample_traces").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if any(n.split(".")[0] == "ptc_tui" for n in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []

@@ -3,9 +3,9 @@ now, loads, and renders under every strategy."""
 
 import pytest
 
+from engine.agent.files import load_agent_file, record
 from engine.history import STRATEGIES, HistoryOpts, render_turns
 from engine.trace import dumps_trace, load_trace
-from ptc_tui.agent_files import load_agent_file, record
 from sample_traces import agent_paths, trace_path
 
 SAMPLES = agent_paths()

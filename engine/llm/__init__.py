@@ -11,10 +11,10 @@ from engine.llm.openai_chat import (REASONING_EFFORTS, AzureChat, GeminiChat, Ol
                                     OpenRouterChat)
 from engine.llm.scripted import ReplayLLM, ScriptedLLM
 from engine.llm.simulated import SimulatedLLM
-from engine.llm.specs import FORMS, MODEL_PROVIDERS, PROVIDERS, from_spec
+from engine.llm.specs import FORMS, MODEL_PROVIDERS, PROVIDERS, from_spec, spec_model
 
 __all__ = [
-    "LLM", "Completion", "LLMError", "complete", "from_spec", "PROVIDERS", "FORMS", "MODEL_PROVIDERS",
-    "REASONING_EFFORTS", "ScriptedLLM", "ReplayLLM", "SimulatedLLM", "OpenAIChat", "OpenRouterChat",
-    "OllamaChat", "GeminiChat", "AzureChat", "AnthropicMessages",
+    "LLM", "Completion", "LLMError", "complete", "from_spec", "spec_model", "PROVIDERS", "FORMS",
+    "MODEL_PROVIDERS", "REASONING_EFFORTS", "ScriptedLLM", "ReplayLLM", "SimulatedLLM",
+    "OpenAIChat", "OpenRouterChat", "OllamaChat", "GeminiChat", "AzureChat", "AnthropicMessages",
 ]

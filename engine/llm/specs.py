@@ -50,6 +50,13 @@ FORMS = tuple(p.form for p in PROVIDERS)
 MODEL_PROVIDERS = tuple(p.prefix for p in PROVIDERS if p.names_model)
 
 
+def spec_model(spec: str) -> str | None:
+    """The spec itself when it names a model (`openai:gpt-4o-mini`), the key to its tokenizer,
+    prices and cache rules; None for a file of replies (scripted, simulated, replay)."""
+    prefix, _, rest = spec.partition(":")
+    return spec if prefix in MODEL_PROVIDERS and rest.strip() else None
+
+
 def from_spec(spec: str, **options) -> LLM:
     """The LLM a spec names; `options` go to its constructor (api_key, timeout, max_tokens...).
 

@@ -7,7 +7,7 @@
                                              # one LLM call; unreported counts are counted
     s = cache_splits(requests, counts, sent_at, cache_policy("openai:gpt-4.1"), counter)[i]
                                              # request i: s.read, s.write, s.uncached tokens
-    usd_text(0.000613)                       # "$0.000613": three significant figures
+    run_costs(trace.turns, price, counter, model)   # every recorded call of a run priced
 
 Counts are estimates of what a provider bills (see `counter`); a provider's own usage report,
 kept by other code, is the real figure.
@@ -18,9 +18,12 @@ from .caching import (POLICIES, CachePolicy, CacheSplit, cache_policy, cache_pri
 from .counter import MessageCounts, TokenCounter
 from .encodings import TokenEncoding, encoding_for_model
 from .prices import (CallCost, Price, PriceTable, call_cost, cost, load_prices, price_for,
-                     total_cost, usd_text)
+                     total_cost)
+from .recorded import (CacheRuns, call_counter, caching_cost, recorded_splits, run_costs,
+                       turn_cost)
 
-__all__ = ["POLICIES", "CachePolicy", "CacheSplit", "CallCost", "MessageCounts", "Price",
-           "PriceTable", "TokenCounter", "TokenEncoding", "cache_policy", "cache_prices", "cache_splits",
-           "call_cost", "cost", "encoding_for_model", "load_prices", "price_for", "sent_times",
-           "total_cost", "usd_text"]
+__all__ = ["POLICIES", "CachePolicy", "CacheRuns", "CacheSplit", "CallCost", "MessageCounts",
+           "Price", "PriceTable", "TokenCounter", "TokenEncoding", "cache_policy", "cache_prices",
+           "cache_splits", "call_cost", "call_counter", "caching_cost", "cost",
+           "encoding_for_model", "load_prices", "price_for", "recorded_splits", "run_costs",
+           "sent_times", "total_cost", "turn_cost"]

@@ -152,25 +152,6 @@ def call_cost(price: Price | None, counter: TokenCounter, messages: Sequence[Map
                     written)
 
 
-def usd_text(amount: float | None) -> str:
-    """A cost to three significant figures (`$0.000613`, `$1.23`, `$12.3`), whole dollars
-    from $100 (`$1,234`), `$0` for nothing and `unknown` for an unknown price (never $0).
-
-    Three figures whatever the size, so two strategies' costs that differ are told apart.
-    """
-    if amount is None:
-        return "unknown"
-    if amount < 0:
-        return "-" + usd_text(-amount)
-    rounded = float(f"{amount:.3g}")
-    if rounded == 0:
-        return "$0"
-    if rounded >= 100:
-        return f"${amount:,.0f}"
-    decimals = 2 - math.floor(math.log10(rounded))
-    return f"${rounded:.{decimals}f}"
-
-
 @functools.lru_cache(maxsize=8)
 def _load(path: str, _stamp: int) -> PriceTable:
     def broken(problem: str) -> ValueError:

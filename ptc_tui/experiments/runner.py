@@ -13,7 +13,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-from ptc_tui.agent_files import AgentFile
+from engine.agent.files import AgentFile
 from ptc_tui.experiments.plan import Run
 from ptc_tui.experiments.record import experiment_doc, save_experiment
 from ptc_tui.experiments.runs import make_run

@@ -9,13 +9,12 @@ import time
 from pathlib import Path
 
 from engine.agent import Failure, Step
+from engine.agent.files import NO_EXPECTED, AgentFile
 from engine.lisp import format_value, from_python, to_python
 from engine.llm import LLMError, SimulatedLLM
-from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
+from engine.tokens import TokenCounter, encoding_for_model, price_for, run_costs, total_cost
 from engine.trace import save_trace
-from ptc_tui.agent_files import NO_EXPECTED, AgentFile
 from ptc_tui.experiments.plan import Run
-from ptc_tui.token_stats import run_costs
 
 
 class Stopped(Exception):

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 from ptc_tui.view.compare import Comparison, RunSummary, SideTurn
 from ptc_tui.view.reply import reply_lines, reply_view
 from ptc_tui.view.side_by_side import request_text, side_by_side
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text
 from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets.literal import literal
 from ptc_tui.widgets.side_by_side import SideBySidePanel

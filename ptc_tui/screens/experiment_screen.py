@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ptc_tui.view.experiment import ExperimentView
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets.literal import literal
 
 SET_COLUMNS = ("#", "option set", "runs", "success", "95% interval", "turns", "input tokens",

@@ -10,9 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from engine.history import HistoryOpts
+from engine.history import HistoryOpts, strategy_order
 from engine.trace import Trace
-from ptc_tui.token_stats import strategy_order
 from ptc_tui.view.forks import ForkRequest, default_llm_text, parse_request
 
 

@@ -13,7 +13,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from engine.agent import Session, llm_name
 from engine.history import Turn
@@ -23,20 +22,7 @@ from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.view import Header, MessagePane, MessageView, Renders, TraceView, TurnRow
 from ptc_tui.view.trace_view import outcome_text
 from ptc_tui.widgets import escape_controls, literal
-
-
-class LiveStatus(Static):
-    """One line above the footer: what is running and what the keys do."""
-
-    DEFAULT_CSS = """
-    LiveStatus {
-        height: 1;
-        padding: 0 1;
-        background: $boost;
-        text-wrap: nowrap;
-        text-overflow: ellipsis;
-    }
-    """
+from ptc_tui.widgets.live_status import LiveStatus
 
 
 class LiveScreen(TraceScreen):

@@ -4,7 +4,6 @@ Each is a ModalScreen that dismisses with the chosen Path, or None on escape."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
 from pathlib import Path
 
 from rich.text import Text
@@ -13,12 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DirectoryTree, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ptc_tui.view.files import (SampleEntry, open_problem, sample_entries, save_problem,
                                 typed_path)
 from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.trace_tree import TraceTree
 
 
 class PathDialog(ModalScreen[Path | None]):
@@ -49,26 +49,6 @@ class PathDialog(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-TRACE_NAMES = (".json", ".json.gz", ".inspection.jsonl")
-
-
-class TraceTree(DirectoryTree):
-    """A folder tree showing only folders and trace files (`.json`, `.json.gz`, a ptc_runner
-    `.inspection.jsonl`), hidden ones left out (any other file can still be typed)."""
-
-    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
-        return [p for p in paths if self.shows(p)]
-
-    @staticmethod
-    def shows(path: Path) -> bool:
-        if path.name.startswith("."):
-            return False
-        try:
-            return path.name.endswith(TRACE_NAMES) or path.is_dir()
-        except OSError:               # an unreadable entry is left out, never an error
-            return False
 
 
 class OpenDialog(PathDialog):
@@ -108,7 +88,7 @@ class OpenDialog(PathDialog):
     def on_input_changed(self, event: Input.Changed) -> None:
         self.show_error("")
 
-    def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:
+    def on_directory_tree_file_selected(self, event: TraceTree.FileSelected) -> None:
         event.stop()
         self.dismiss(event.path)
 

@@ -14,7 +14,8 @@ from textual.widgets import DataTable, Footer, Select, Static
 
 from engine.tokens import PriceTable, load_prices
 from ptc_tui.view.token_chart import MARK, ColumnChart
-from ptc_tui.view.tokens import TokenView, TotalRow, cost_text, percent_text
+from ptc_tui.view.formats import cost_text, percent_text
+from ptc_tui.view.tokens import TokenView, TotalRow
 from ptc_tui.view.trace_view import TraceView
 from ptc_tui.widgets.literal import escape_controls, literal
 from ptc_tui.widgets.token_columns import TokenColumns

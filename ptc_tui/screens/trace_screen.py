@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Select
 from textual.worker import get_current_worker
 
+from engine.history import strategy_order
 from engine.trace import Trace
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.pane_layout import PaneLayoutActions
@@ -25,7 +26,6 @@ from ptc_tui.screens.trace_actions import TraceActions
 from ptc_tui.screens.run_info_screen import RunInfoScreen
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
-from ptc_tui.token_stats import strategy_order
 from ptc_tui.view import Header, MessagePane, TraceView, TurnRow, TurnView
 from ptc_tui.view.run_info import run_info
 from ptc_tui.view.trace_view import neighbour

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.history import Turn
+from engine.llm import spec_model
 from engine.tokens import (CacheSplit, PriceTable, TokenCounter, cache_policy, cache_prices,
-                           load_prices)
+                           load_prices, recorded_splits, turn_cost)
 from engine.trace import Trace
-from ptc_tui.token_stats import recorded_splits, trace_model, turn_cost
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTabl
     model's split `modelled` where the provider reported no cache figures."""
     response = turn.response
     answered = response.model if response is not None and response.model else None
-    priced = answered or trace_model(trace)
+    priced = answered or spec_model(trace.agent.llm)
     price = prices.price_for(priced) if priced else None
     c = turn_cost(turn, cache_prices(price, cache_policy(priced)), counter, modelled)
     return CallView(answered or trace.agent.llm, c.input_tokens, c.input_counted,
@@ -56,7 +56,7 @@ def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTabl
 
 def call_views(trace: Trace, counter: TokenCounter, prices: PriceTable) -> tuple[CallView, ...]:
     """Every turn's call; the cache model splits the recorded requests of the run once."""
-    splits = recorded_splits(trace.turns, counter, trace_model(trace))
+    splits = recorded_splits(trace.turns, counter, spec_model(trace.agent.llm))
     return tuple(call_view(t, trace, counter, prices, s) for t, s in zip(trace.turns, splits))
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.lisp import format_value
-from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
+from engine.llm import spec_model
+from engine.tokens import TokenCounter, encoding_for_model, price_for, run_costs, total_cost
 from engine.trace import Trace
-from ptc_tui.token_stats import run_costs, trace_model
 from ptc_tui.view.trace_view import outcome_text, status
 
 
@@ -78,7 +78,7 @@ def fork_text(trace: Trace) -> str | None:
 
 
 def _side(trace: Trace, name: str) -> tuple[RunSummary, dict[int, SideTurn], dict]:
-    model = trace_model(trace)
+    model = spec_model(trace.agent.llm)
     counter = TokenCounter(encoding_for_model(model))
     first_own = trace.parent.turn if trace.parent is not None else 1
     price = price_for(model) if model else None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ptc_tui.experiments.record import load_experiment
 from ptc_tui.experiments.summary import SetSummary, summarize
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text
 
 RULES = {"check": "check(step)", "expected": "returns `expected`", "returned": "returned"}
 MARKS = "123456789abcdefghijklmnopqrstuvwxyz"      # a set's mark in the chart: its place

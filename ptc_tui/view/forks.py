@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.agent import Session, fork, fork_llm
+from engine.agent.files import AgentFileError, load_agent_file
 from engine.history import HistoryOpts
 from engine.llm import MODEL_PROVIDERS, ScriptedLLM
 from engine.trace import Trace, TraceError, load_trace
-from ptc_tui.agent_files import AgentFileError, load_agent_file
 from ptc_tui.view.options import BY_NAME
 
 

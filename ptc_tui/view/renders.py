@@ -9,9 +9,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from engine.history import STRATEGIES, HistoryOpts, RenderStats, iter_requests
+from engine.llm import spec_model
 from engine.tokens import MessageCounts, TokenCounter, encoding_for_model
 from engine.trace import Trace
-from ptc_tui.token_stats import trace_model
 
 
 class Requests(Sequence):
@@ -85,7 +85,7 @@ class Renders:
     def __init__(self, trace: Trace, counter: TokenCounter | None = None):
         self.trace = trace
         self.counter = counter if counter is not None else TokenCounter(
-            encoding_for_model(trace_model(trace)))
+            encoding_for_model(spec_model(trace.agent.llm)))
         self._cache: dict[tuple, Rendering] = {}
         self.calls: dict = {}               # turn index -> its CallView, made once
         self.dropped_texts: dict = {}       # what requests left out, as text (dropped_items)

@@ -9,9 +9,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.tokens import usd_text
 from engine.trace import Trace
 from ptc_tui.view.calls import CallView, ms_text, run_totals
+from ptc_tui.view.formats import cost_text
 from ptc_tui.view.panes import value_text
 
 LONG_TEXT = 20_000          # characters of one message or value shown before it is cut
@@ -68,12 +68,12 @@ def _calls(trace: Trace, calls: Sequence[CallView]) -> str:
         cached = f", {c.cached_tokens:,} cached" if c.cached_tokens else ""
         lines.append(f"turn {turn.number}: {c.model} · in {c.input_tokens:,}{cached} · out "
                      f"{c.output_tokens:,}{counted} · {ms_text(c.llm_ms)} · "
-                     f"cost {usd_text(c.cost)}{' reported' * c.cost_reported} · finish {c.finish_reason or 'not reported'}")
+                     f"cost {cost_text(c.cost)}{' reported' * c.cost_reported} · finish {c.finish_reason or 'not reported'}")
     if calls:
         t = run_totals(list(calls))
         lines.append(f"all: in {t.input_tokens:,} · out {t.output_tokens:,}"
                      f"{' (some counted)' if t.counted else ''} · LLM {ms_text(t.llm_ms)} · "
-                     f"programs {ms_text(t.run_ms)} · cost {usd_text(t.cost)}"
+                     f"programs {ms_text(t.run_ms)} · cost {cost_text(t.cost)}"
                      f"{' reported' * t.cost_reported}")
     return "\n".join(lines) or "no LLM call recorded"
 
@@ -82,12 +82,12 @@ def _reference(up) -> str:
     lines = [f"run id: {up.get('run_id')} · schema version {up.get('schema_version')}",
              f"model: {up.get('model') or 'not recorded'} · parameters: "
              f"{_json(up.get('params') or {})}",
-             f"reported cost: {usd_text(up.get('cost_usd'))} in all, the workflow's own "
+             f"reported cost: {cost_text(up.get('cost_usd'))} in all, the workflow's own "
              "requests included"]
     if up.get("dropped_lines"):
         lines.append(f"cut off: {up['dropped_lines']} line(s) of the artifact were dropped")
     for t in up.get("turns") or []:
-        lines.append(f"turn {t.get('number')}: reported cost {usd_text(t.get('cost_usd'))} · "
+        lines.append(f"turn {t.get('number')}: reported cost {cost_text(t.get('cost_usd'))} · "
                      f"recorded status {t.get('recorded_status') or 'none'}")
         differs = t.get("differs")
         if differs:
@@ -100,7 +100,7 @@ def _workflow_call(call) -> str:
     usage = call.get("usage") or {}
     head = (f"{call.get('capability_id')} · in {usage.get('input_tokens')} · out "
             f"{usage.get('output_tokens')} · {ms_text(call.get('llm_ms') or 0)} · "
-            f"reported cost {usd_text(call.get('cost_usd'))}")
+            f"reported cost {cost_text(call.get('cost_usd'))}")
     messages = [f"[{m.get('role')}] {_cut(_content(m))}" for m in call.get("messages") or []]
     return "\n".join([head, *messages, f"[reply] {_cut(str(call.get('reply') or ''))}"])
 

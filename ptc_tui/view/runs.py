@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.agent.open_trace import INSPECTION_SUFFIX, open_trace
-from engine.tokens import total_cost
+from engine.history import BASELINE
+from engine.llm import spec_model
+from engine.tokens import total_cost, turn_cost
 from engine.trace import Trace, TraceError
-from ptc_tui.token_stats import BASELINE, trace_model, turn_cost
 from ptc_tui.view.calls import prices_or_none
 from ptc_tui.view.renders import Renders
 from ptc_tui.view.trace_view import outcome_text
@@ -110,7 +111,7 @@ def read_run(row: RunRow) -> RunRow:
 def summarize(row: RunRow, trace: Trace) -> RunRow:
     renders = Renders(trace)
     recorded = trace.agent.history
-    model = trace_model(trace)
+    model = spec_model(trace.agent.llm)
     price = prices_or_none().price_for(model) if model else None
     cost = total_cost([turn_cost(t, price, renders.counter) for t in trace.turns]).usd
     mission = trace.agent.mission.strip()

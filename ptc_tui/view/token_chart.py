@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from engine.tokens import CacheSplit
-from ptc_tui.token_stats import TokenStats
+from ptc_tui.view.token_stats import TokenStats
 
 LEVELS = " ▁▂▃▄▅▆▇█"        # a column's top cell, in eighths
 MARK = "▼"                  # over the selected turn's columns

@@ -6,23 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from engine.tokens import CachePolicy, CacheSplit, Price, PriceTable, cache_policy, cost, usd_text
+from engine.history import BASELINE, strategy_order
+from engine.llm import spec_model
+from engine.tokens import (CachePolicy, CacheRuns, CacheSplit, Price, PriceTable, cache_policy,
+                           caching_cost, cost)
 from engine.tokens.models import bare_model
-from ptc_tui.token_stats import (BASELINE, CacheRuns, TokenStats, caching_cost, saving_percent,
-                                 stats_from_counts, strategy_order, trace_model)
+from ptc_tui.view.formats import cost_text, per_million_text, percent_text
+from ptc_tui.view.token_stats import TokenStats, saving_percent, stats_from_counts
 from ptc_tui.view.trace_view import TraceView
-
-def cost_text(value: float | None) -> str:
-    """`$0.000613`: three significant figures, or `unknown` when the price is unknown."""
-    return usd_text(value)
 
 
 def price_text(price: Price | None) -> str:
-    return "unknown" if price is None else f"${price.input:g}/M input"
-
-
-def percent_text(percent: float | None) -> str:
-    return "—" if percent is None else f"{percent:.1f}%"
+    return "unknown" if price is None else f"{per_million_text(price.input)} input"
 
 
 @dataclass(frozen=True)
@@ -84,12 +79,13 @@ class TokenView:
         renderings = {s: view.with_strategy(s).rendering for s in strategies}
         counts = {s: r.counts for s, r in renderings.items()}
         per_strategy = {s: [c.total for c in counts[s]] for s in strategies}
-        stats = stats_from_counts(view.trace, strategies, view.opts, trace_model(view.trace),
+        own = spec_model(view.trace.agent.llm)
+        stats = stats_from_counts(view.trace, strategies, view.opts, own,
                                   view.renders.counter.encoding, None, per_strategy)
-        runs = CacheRuns(view.trace, {s: [m for m, _ in r.requests]
-                                      for s, r in renderings.items()},
+        runs = CacheRuns(view.trace.turns, {s: [m for m, _ in r.requests]
+                                            for s, r in renderings.items()},
                          counts, view.renders.counter)
-        choices = model_choices(trace_model(view.trace), table)
+        choices = model_choices(own, table)
         chosen = model if model in choices else choices[0]
         return cls(stats, table, choices, chosen, view.strategy,
                    view.trace.agent.history.strategy, runs, caching)

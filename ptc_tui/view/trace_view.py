@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
-from engine.history import HistoryOpts, Turn
+from engine.history import BASELINE, HistoryOpts, Turn
 from engine.lisp import Keyword
+from engine.llm import spec_model
+from engine.tokens import recorded_splits
 from engine.trace import Trace
-from ptc_tui.token_stats import BASELINE, recorded_splits, trace_model, turn_status
 from ptc_tui.view.calls import (CallView, RunTotals, call_view, call_views, prices_or_none,
                                 run_totals)
 from ptc_tui.view.dropped import dropped_items
@@ -21,6 +22,7 @@ from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane
                                 memory_rows, program_pane)
 from ptc_tui.view.renders import Renders, Rendering
 from ptc_tui.view.reply import ReplyView, reply_view
+from ptc_tui.view.status import turn_status
 
 FAILED = ("error", "fail", "no_code")
 
@@ -197,7 +199,8 @@ class TraceView:
         calls = self.renders.calls
         if i not in calls:         # the cache model needs the requests before it, not after
             turns = self.trace.turns[:i + 1]
-            split = recorded_splits(turns, self.renders.counter, trace_model(self.trace))[-1]
+            model = spec_model(self.trace.agent.llm)
+            split = recorded_splits(turns, self.renders.counter, model)[-1]
             calls[i] = call_view(turns[-1], self.trace, self.renders.counter, prices_or_none(),
                                  split)
         return calls[i]

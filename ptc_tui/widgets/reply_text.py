@@ -7,7 +7,7 @@ from rich.text import Text
 
 from ptc_tui.view.calls import CallView, ms_text
 from ptc_tui.view.reply import RAN, ReplyView, reply_lines
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets.literal import literal
 
 COUNTED = "≈"                  # a token count made here: the provider reported none

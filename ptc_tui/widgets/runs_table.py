@@ -22,7 +22,7 @@ from textual.worker import get_current_worker
 
 from ptc_tui.view.runs import (COLUMNS, NUMERIC, OUTCOMES, RunRow, matches, read_run,
                                sorted_rows)
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets.literal import literal
 
 MARKED = "●"

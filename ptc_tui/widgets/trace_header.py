@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from ptc_tui.view import Header
 from ptc_tui.view.calls import RunTotals, ms_text
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text, percent_text
 from ptc_tui.widgets.literal import literal
 from ptc_tui.widgets.reply_text import COUNTED
 
@@ -64,7 +64,7 @@ def header_text(h: Header) -> Text:
     if h.saved_percent is not None and h.saved:     # None while counting
         fewer = h.saved > 0
         text.append(f", {abs(h.saved):,} {'fewer' if fewer else 'more'} than full "
-                    f"({abs(h.saved_percent):.1f}%)", "green" if fewer else "red")
+                    f"({percent_text(abs(h.saved_percent))})", "green" if fewer else "red")
     elif h.saved_percent is not None:
         text.append(", as many as full")
     if h.failed_call:

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
+from engine.agent.files import load_agent_file
 from engine.history import HistoryOpts
-from ptc_tui.agent_files import load_agent_file
 from ptc_tui.app import PtcApp
 from ptc_tui.cli import main
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.output import Output
 from ptc_tui.experiments.plan import option_sets, plan_runs
 from ptc_tui.experiments.record import experiment_doc, load_experiment, save_experiment
 from ptc_tui.experiments.runner import Experiment, InBackground

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Static
 
 from ptc_tui.app import PtcApp
 from ptc_tui.cli import main
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.output import Output
 from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.experiment_screen import ExperimentScreen

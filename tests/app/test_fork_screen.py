@@ -12,7 +12,7 @@ from ptc_tui.app import PtcApp
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.fork_dialog import ForkDialog
-from ptc_tui.screens.live_screen import LiveStatus
+from ptc_tui.widgets.live_status import LiveStatus
 from ptc_tui.widgets import MessagePanel, ProgramPanel, TraceHeader, TurnList
 from tests.app.conftest import WIDE, sample, settle
 
@@ -188,7 +188,7 @@ async def test_ctrl_s_offers_the_path_the_fork_command_was_given(tmp_path):
 
 
 async def test_a_live_runs_fork_keeps_its_real_tools_and_replays_its_replies():
-    from ptc_tui.agent_files import load_agent_file
+    from engine.agent.files import load_agent_file
     demo = load_agent_file(sample("product_search").with_suffix(".py"))
     app = PtcApp(session=demo.agent.start(demo.scripted_llm()))
     async with app.run_test(size=WIDE) as pilot:

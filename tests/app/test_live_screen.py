@@ -4,12 +4,12 @@ raising tool reported as notifications with nothing lost, saving at any time, qu
 import pytest
 
 from engine.agent import SubAgent
+from engine.agent.files import load_agent_file
 from engine.llm import LLMError, ScriptedLLM
 from engine.trace import load_trace
-from ptc_tui.agent_files import load_agent_file
 from ptc_tui.app import PtcApp
 from ptc_tui.screens import LiveScreen
-from ptc_tui.screens.live_screen import LiveStatus
+from ptc_tui.widgets.live_status import LiveStatus
 from ptc_tui.screens.open_dialog import SaveDialog
 from ptc_tui.widgets import ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.program_panel import NO_TURN

@@ -7,7 +7,8 @@ from textual.app import App
 from textual.widgets import Input, OptionList, Static
 
 from engine.trace import load_trace
-from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog, SaveDialog, TraceTree
+from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog, SaveDialog
+from ptc_tui.widgets.trace_tree import TraceTree
 from ptc_tui.view.files import sample_entries
 from sample_traces import HERE
 from tests.app.conftest import WIDE, sample

@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from ptc_tui.agent_files import load_agent_file
+from engine.agent.files import load_agent_file
 from ptc_tui.app import PtcApp
 from ptc_tui.otlp_stream import SpanStream
 from sample_traces import HERE

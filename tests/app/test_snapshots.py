@@ -17,10 +17,10 @@ from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.screens.trace_screen import TraceScreen
-from ptc_tui.token_stats import token_stats
 from ptc_tui.view.diff import turn_diff
 from ptc_tui.view.token_chart import MARK, PANEL_TITLES
-from ptc_tui.view.tokens import cost_text, percent_text
+from ptc_tui.view.token_stats import token_stats
+from ptc_tui.view.formats import cost_text, percent_text
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.memory_panel import MemoryDetail, MemoryPane
 from ptc_tui.widgets.token_columns import TokenColumns

@@ -6,9 +6,10 @@ from textual.widgets import DataTable, Select, Static
 from engine.tokens import cost, price_for
 from ptc_tui.app import PtcApp
 from ptc_tui.screens.token_screen import TokenScreen
-from ptc_tui.token_stats import saving_percent, token_stats
 from ptc_tui.view.token_chart import MARK, PANEL_TITLES
-from ptc_tui.view.tokens import TokenView, cost_text, percent_text
+from ptc_tui.view.token_stats import saving_percent, token_stats
+from ptc_tui.view.formats import cost_text, percent_text
+from ptc_tui.view.tokens import TokenView
 from ptc_tui.widgets.token_columns import TokenColumns
 from tests.app.conftest import WIDE, sample
 

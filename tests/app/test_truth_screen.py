@@ -12,15 +12,15 @@ from dataclasses import replace
 import pytest
 
 from engine.agent import Session
+from engine.agent.files import load_agent_file
 from engine.history import Response, Usage
 from engine.trace import load_trace, save_trace
 from ptc_tui.app import PtcApp
 from ptc_tui.screens.open_dialog import SaveDialog
-from ptc_tui.view.tokens import cost_text
+from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets import MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.message_panel import SAW, UPCOMING, WHAT_IF_LINE, WOULD_SEE
 from tests.app.conftest import sample, settle
-from ptc_tui.agent_files import load_agent_file
 from sample_traces import HERE
 from tests.app.test_live_screen import FlakyLLM, demo_session
 

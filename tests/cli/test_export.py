@@ -4,9 +4,10 @@ import json
 
 import pytest
 
+from engine.llm import spec_model
+from engine.tokens import call_counter
 from engine.trace import dumps_trace, load_trace
 from engine.trace.otel import dumps_otlp
-from ptc_tui.token_stats import call_counter
 from sample_traces import trace_path
 from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
 
@@ -15,7 +16,8 @@ def test_export_to_stdout_is_dumps_otlp_with_our_token_counts(cli):
     r = cli("export", PRODUCT_TRACE, "--format", "otel")
     assert r.status == 0 and r.err == ""
     trace = load_trace(PRODUCT_TRACE)
-    assert r.out.rstrip("\n") == dumps_otlp(trace, call_counter(trace)).rstrip("\n")
+    counted = call_counter(spec_model(trace.agent.llm))
+    assert r.out.rstrip("\n") == dumps_otlp(trace, counted).rstrip("\n")
     assert '"llm.token_count.prompt"' in r.out
     assert "resourceSpans" in json.loads(r.out)
 

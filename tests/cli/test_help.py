@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ptc_tui.cli import build_parser
-from ptc_tui.commands.examples import EXAMPLES
+from ptc_tui.subcommands.examples import EXAMPLES
 
 ROOT = Path(__file__).parents[2]
 

@@ -6,7 +6,7 @@ import io
 import pytest
 from rich.console import Console
 
-from ptc_tui.commands.output import RichOutput, visible
+from ptc_tui.subcommands.output import RichOutput, visible
 
 MARKUP = "[bold red]alarm[/bold red] :smile:"
 

@@ -120,7 +120,7 @@ def test_a_missing_key_is_one_line_saying_what_to_do(cli, agent, spec, line):
 @pytest.mark.parametrize("flag, value, problem", [
     ("--temperature", "3", "expected a number from 0 to 2, got 3"),
     ("--timeout", "0", "expected a number > 0, got 0"),
-    ("--max-output-tokens", "0", "expected 1 or more, got 0"),
+    ("--max-output-tokens", "0", "expected a whole number ≥ 1, got 0"),
     ("--reasoning-effort", "max", "invalid choice: 'max'"),
 ])
 def test_bad_values_are_refused_before_anything_runs(cli, agent, flag, value, problem):

@@ -10,12 +10,13 @@ import time
 
 import pytest
 
+from engine.agent.files import load_agent_file
+from engine.llm import spec_model
+from engine.tokens import call_counter
 from engine.trace import load_trace
 from engine.trace.files import trace_to_json
 from engine.trace.otel import from_otlp, to_otlp
-from ptc_tui.agent_files import load_agent_file
 from ptc_tui.otlp_stream import SpanStream
-from ptc_tui.token_stats import call_counter
 from sample_traces import HERE
 from tests.cli.conftest import PRODUCT_AGENT, PRODUCT_TRACE
 from tests.cli.otlp_receiver import serve
@@ -92,7 +93,7 @@ def test_a_run_sends_its_span_tree_with_parents_attributes_and_token_counts(cli,
     tools = by_op(spans, "execute_tool")
     assert len(tools) == sum(len(t.tool_calls) for t in trace.turns) > 0
     assert {s["parent_id"] for s in tools} <= {p["span_id"] for p in programs}
-    counted = call_counter(trace)
+    counted = call_counter(spec_model(trace.agent.llm))
     for chat, turn in zip(sorted(chats, key=lambda s: s["attributes"]["ptc.turn.number"]),
                           trace.turns):
         a = chat["attributes"]
@@ -232,7 +233,8 @@ def test_export_sends_a_saved_trace_as_the_file_export_writes_it(cli, receiver):
     r = cli("export", PRODUCT_TRACE, "--format", "otel", "--endpoint", receiver.url)
     assert r.status == 0 and f"to {receiver.url}/v1/traces" in r.out
     trace = load_trace(PRODUCT_TRACE)
-    written = to_otlp(trace, call_counter(trace))["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    counted = call_counter(spec_model(trace.agent.llm))
+    written = to_otlp(trace, counted)["resourceSpans"][0]["scopeSpans"][0]["spans"]
     got = {s["span_id"]: s for s in receiver.spans()}
     assert set(got) == {s["spanId"] for s in written}                # the same ids
     for span in written:

@@ -7,10 +7,9 @@ import dataclasses
 import pytest
 
 from engine.agent import SPEC_FORMS, fork_llm
-from engine.llm import FORMS, MODEL_PROVIDERS, PROVIDERS, ReplayLLM
+from engine.llm import FORMS, MODEL_PROVIDERS, PROVIDERS, ReplayLLM, spec_model
 from engine.tokens import encoding_for_model, price_for
 from engine.trace import load_trace
-from ptc_tui.token_stats import trace_model
 from ptc_tui.view.forks import default_llm_text
 from tests.cli.conftest import PRODUCT_TRACE, cli  # noqa: F401  (the fixture)
 
@@ -33,9 +32,9 @@ def test_a_model_run_is_priced_counted_and_forked_on_its_own_model(spec, monkeyp
         monkeypatch.setenv(name, value)
     parent = load_trace(PRODUCT_TRACE)
     parent = dataclasses.replace(parent, agent=dataclasses.replace(parent.agent, llm=spec))
-    assert trace_model(parent) == spec
-    assert price_for(trace_model(parent)) is not None
-    assert encoding_for_model(trace_model(parent)).wanted == "o200k_base"
+    assert spec_model(parent.agent.llm) == spec
+    assert price_for(spec_model(parent.agent.llm)) is not None
+    assert encoding_for_model(spec_model(parent.agent.llm)).wanted == "o200k_base"
     llm = fork_llm(None, parent, 2)
     assert not isinstance(llm, ReplayLLM) and llm.name == spec
     assert default_llm_text(parent) == f"the trace's own: {spec}"        # the app's fork dialog
@@ -54,5 +53,5 @@ def test_every_form_is_in_the_llm_help(cli, command):
 def test_a_gemini_run_is_priced_at_googles_rates(model, rates):
     parent = load_trace(PRODUCT_TRACE)
     trace = dataclasses.replace(parent, agent=dataclasses.replace(parent.agent, llm=f"gemini:{model}"))
-    price = price_for(trace_model(trace))
+    price = price_for(spec_model(trace.agent.llm))
     assert (price.input, price.cached_input, price.output) == rates

@@ -9,7 +9,7 @@ from engine.agent import execute_turn, fork, fork_llm
 from engine.history import Response, Usage, render
 from engine.tokens import TokenCounter, encoding_for_model, price_for
 from engine.trace import load_trace, save_trace
-from ptc_tui.token_stats import turn_status
+from ptc_tui.view.status import turn_status
 from sample_traces import trace_path
 from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
 

@@ -3,8 +3,8 @@
 import dataclasses
 import json
 
+from engine.agent.files import PINNED_CLOCK, load_agent_file, record
 from engine.trace import dumps_trace, load_trace
-from ptc_tui.agent_files import PINNED_CLOCK, load_agent_file, record
 from tests.cli.conftest import PRODUCT_AGENT
 
 

@@ -105,7 +105,7 @@ SECOND_SIGNAL_SCRIPT = '''
 import os, signal, sys, time
 from engine.agent import SubAgent
 from engine.llm import ScriptedLLM
-from ptc_tui.commands.run import drive
+from ptc_tui.subcommands.run import drive
 
 def wait():
     os.kill(os.getpid(), signal.SIGTERM)         # the first signal, while the program runs

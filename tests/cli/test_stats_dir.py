@@ -11,7 +11,7 @@ import pytest
 
 from engine.history import render_turns
 from engine.trace import load_trace
-from ptc_tui.commands import stats_dir
+from ptc_tui.subcommands import stats_dir
 from sample_traces import HERE
 from tests.trace.upstream_fixture import loop_run
 

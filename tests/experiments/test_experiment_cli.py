@@ -188,7 +188,7 @@ def test_resume_skips_the_runs_already_saved(cli, tmp_path, coin_agent):
     (["--compress", "full", "--set", "println_limit=3"], "--set println_limit: no strategy "
                                                         "given reads it"),
     (["--llm", "nosuch:model"], "unknown LLM spec 'nosuch:model'"),
-    (["--repeat", "0"], "argument --repeat: expected 1 or more, got 0"),
+    (["--repeat", "0"], "argument --repeat: expected a whole number ≥ 1, got 0"),
 ])
 def test_bad_options_are_one_line_and_exit_2(cli, tmp_path, coin_agent, argv, problem):
     result = cli("experiment", coin_agent(), *argv, "--out", tmp_path / "runs")

@@ -80,7 +80,7 @@ def test_ctrl_c_keeps_the_finished_runs_and_resume_finishes(cli, tmp_path):
 
 
 def test_the_progress_line_counts_and_estimates(capsys):
-    from ptc_tui.commands.experiment import ProgressLine
+    from ptc_tui.subcommands.experiment import ProgressLine
     from ptc_tui.experiments.runner import Progress
     line = ProgressLine()
     line(Progress(done=0, total=10, failures=0, elapsed=0.4, made=0))

@@ -1,10 +1,10 @@
 """The bundled simulated sample: the fact it needs arrives only by println, so hiding earlier
 prints costs it the answer or turns; its seed varies how it explores."""
 
+from engine.agent.files import load_agent_file
 from engine.history import HistoryOpts
 from engine.lisp import to_python
 from engine.llm import SimulatedLLM
-from ptc_tui.agent_files import load_agent_file
 from sample_traces import HERE
 
 SAMPLE = load_agent_file(HERE / "stock_survey.py")

@@ -87,7 +87,7 @@ def test_a_runs_cost_without_reported_cache_figures_takes_the_cache_models():
     from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
     from engine.trace import load_trace
     from ptc_tui.experiments.runs import totals
-    from ptc_tui.token_stats import recorded_splits, run_costs
+    from engine.tokens import recorded_splits, run_costs
     from sample_traces import HERE
     turns = load_trace(HERE / "tool_heavy.json").turns
     counter = TokenCounter(encoding_for_model("gpt-4.1"))

@@ -4,8 +4,7 @@ import os
 
 import pytest
 
-from engine.tokens import (Price, TokenCounter, call_cost, cost, load_prices, price_for, total_cost,
-                           usd_text)
+from engine.tokens import Price, TokenCounter, call_cost, cost, load_prices, price_for, total_cost
 from engine.tokens.prices import ENV_VAR
 
 SMALL = """
@@ -148,31 +147,6 @@ def test_calls_sum_and_one_unknown_price_makes_the_total_unknown(small):
 def test_unknown_price_has_unknown_cost(small):
     assert cost(small.price_for("beta"), 1000, 1000) is None
     assert cost(None, 0) is None
-
-
-@pytest.mark.parametrize("amount, text", [
-    (None, "unknown"),                 # unknown price: never a made-up $0
-    (0.0, "$0"),
-    (0.000613, "$0.000613"),
-    (0.0000204, "$0.0000204"),         # tiny but real: still three figures, not <$0.0001
-    (0.0006, "$0.000600"),
-    (0.01234, "$0.0123"),
-    (1.234, "$1.23"),
-    (9.996, "$10.0"),                  # rounding up a decade keeps three figures
-    (12.34, "$12.3"),
-    (99.96, "$100"),
-    (123.4, "$123"),
-    (1234.4, "$1,234"),
-    (1_234_567.8, "$1,234,568"),
-])
-def test_usd_text_has_three_significant_figures(amount, text):
-    assert usd_text(amount) == text
-
-
-def test_usd_text_tells_close_costs_apart():
-    # four strategies' costs of one run that 4 decimals all showed as $0.0006
-    texts = {usd_text(v) for v in (0.000613, 0.000582, 0.000644, 0.000561)}
-    assert len(texts) == 4
 
 
 def test_negative_tokens_are_an_error():

@@ -119,7 +119,7 @@ def test_a_side_without_reported_cache_figures_is_priced_with_the_cache_model():
     included: the same number from the same function."""
     import dataclasses
     from engine.tokens import TokenCounter, encoding_for_model, price_for, total_cost
-    from ptc_tui.token_stats import run_costs
+    from engine.tokens import run_costs
     trace = load_trace(HERE / "tool_heavy.json")
     agent = dataclasses.replace(trace.agent, llm="openai:gpt-4.1")
     priced = dataclasses.replace(trace, agent=agent)

@@ -5,9 +5,9 @@ differs, the workflow's own LLM calls and evaluations."""
 from __future__ import annotations
 
 from engine.agent.upstream import import_inspection
-from engine.tokens import usd_text
 from engine.trace import load_trace
 from ptc_tui.view import TraceView
+from ptc_tui.view.formats import cost_text
 from ptc_tui.view.run_info import run_info
 from tests.app.conftest import sample
 from tests.trace.upstream_fixture import loop_run
@@ -26,7 +26,7 @@ def test_a_reference_run_shows_its_workflows_own_calls_and_evaluations():
     shown = sections(imported())
     call = shown["the workflow's own LLM calls (1)"]
     assert "[user] Grade the answer 6." in call and "[system] You grade." in call
-    assert "[reply] A" in call and f"reported cost {usd_text(0.00001)}" in call
+    assert "[reply] A" in call and f"reported cost {cost_text(0.00001)}" in call
     evaluation = shown["the workflow's own evaluations (1)"]
     assert '(return (things/count "y"))' in evaluation and "status returned" in evaluation
     assert 'call things.count {"id": "y"}' in evaluation and '"n": 5' in evaluation
@@ -35,9 +35,9 @@ def test_a_reference_run_shows_its_workflows_own_calls_and_evaluations():
 def test_a_reference_run_shows_each_requests_reported_cost_and_its_totals():
     trace = imported()
     reference = sections(trace)["reference run (ptc_runner)"]
-    assert f"reported cost: {usd_text(trace.upstream['cost_usd'])} in all" in reference
+    assert f"reported cost: {cost_text(trace.upstream['cost_usd'])} in all" in reference
     for number, cost in enumerate([0.0004, 0.0005, 0.0002, 0.0003], start=1):
-        assert f"turn {number}: reported cost {usd_text(cost)}" in reference
+        assert f"turn {number}: reported cost {cost_text(cost)}" in reference
     assert "differs" not in reference
 
 
@@ -65,5 +65,5 @@ def test_a_reference_runs_reported_costs_are_its_calls_costs_and_say_so():
     assert [c.cost for c in calls] == [0.0004, 0.0005, 0.0002, 0.0003]
     assert all(c.cost_reported for c in calls)
     shown = sections(trace)["LLM calls"]
-    assert f"cost {usd_text(0.0004)} reported" in shown
-    assert shown.splitlines()[-1].endswith(f"cost {usd_text(0.0014)} reported")
+    assert f"cost {cost_text(0.0004)} reported" in shown
+    assert shown.splitlines()[-1].endswith(f"cost {cost_text(0.0014)} reported")

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from ptc_tui.token_stats import TokenStats, TurnTokens
 from ptc_tui.view.token_chart import LEVELS, MARK, PANEL_TITLES, ColumnChart, column_cells
+from ptc_tui.view.token_stats import TokenStats, TurnTokens
 
 NAMES = ("full", "coalesced", "namespaced", "compaction")
 

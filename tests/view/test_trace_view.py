@@ -3,8 +3,8 @@
 import pytest
 
 from engine.tokens import TokenCounter
-from ptc_tui.token_stats import token_stats
 from ptc_tui.view import Renders, TraceView
+from ptc_tui.view.token_stats import token_stats
 
 
 def test_rows_follow_the_trace(view):
@@ -118,7 +118,7 @@ def test_the_headers_run_cost_is_the_recorded_calls_with_the_cache_model():
 
     from engine.tokens import price_for, total_cost
     from engine.trace import load_trace
-    from ptc_tui.token_stats import run_costs
+    from engine.tokens import run_costs
     from sample_traces import HERE
     trace = load_trace(HERE / "tool_heavy.json")
     trace = dataclasses.replace(trace, agent=dataclasses.replace(trace.agent,

@@ -5,7 +5,7 @@ a turn whose re-run differs says so with both outcomes."""
 from __future__ import annotations
 
 from engine.agent.upstream import import_inspection
-from ptc_tui.commands.render import request
+from ptc_tui.subcommands.render import request
 from ptc_tui.view import TraceView
 from tests.trace.upstream_fixture import PROGRAMS, loop_run
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from engine.history.strategies.registry import STRATEGIES, register
+from engine.history.strategies.registry import BASELINE, STRATEGIES, register, strategy_order
 
 if TYPE_CHECKING:
     from engine.history.context import RenderContext
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from engine.history.stats import RenderStats
     from engine.history.turn import Turn
 
-__all__ = ["STRATEGIES", "Strategy", "register"]
+__all__ = ["BASELINE", "STRATEGIES", "Strategy", "register", "strategy_order"]
 
 
 class Strategy(Protocol):

@@ -8,9 +8,11 @@ import pytest
 
 from engine.history import Turn
 from engine.lisp import PtcError
+from engine.llm import spec_model
 from engine.tokens import TokenCounter, encoding_for_model
 from engine.trace import load_trace
-from ptc_tui.token_stats import check_strategies, token_stats, trace_model, turn_status
+from ptc_tui.view.status import turn_status
+from ptc_tui.view.token_stats import check_strategies, token_stats
 from tests.cli.conftest import PRODUCT_TRACE
 
 
@@ -28,11 +30,10 @@ def test_turn_status(turn, status):
 @pytest.mark.parametrize("llm, model", [
     ("openai:gpt-4o-mini", "openai:gpt-4o-mini"), ("anthropic:claude-sonnet-4", "anthropic:claude-sonnet-4"),
     ("scripted:replies.json", None), ("replay:run.json", None), ("", None), ("my_llm", None),
+    ("openai:", None), ("simulated:policy.py", None),
 ])
-def test_trace_model(llm, model):
-    trace = load_trace(PRODUCT_TRACE)
-    trace = dataclasses.replace(trace, agent=dataclasses.replace(trace.agent, llm=llm))
-    assert trace_model(trace) == model
+def test_the_model_an_llm_spec_names(llm, model):
+    assert spec_model(llm) == model
 
 
 def test_savings_against_full_even_when_full_is_not_asked_for():
@@ -74,6 +75,7 @@ def test_unknown_strategy_is_refused():
 
 
 def test_view_model_imports_no_ui_library():
-    code = "import sys, ptc_tui.token_stats; print('rich' in sys.modules, 'textual' in sys.modules)"
+    code = ("import sys, ptc_tui.view.token_stats; "
+            "print('rich' in sys.modules, 'textual' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.split() == ["False", "False"], out.stderr

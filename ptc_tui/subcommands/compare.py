@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 from engine.trace import TraceError
-from ptc_tui.commands.common import print_json, read_trace, tokens, usd
-from ptc_tui.commands.output import Column, Output
+from ptc_tui.subcommands.common import print_json, read_trace, tokens
+from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.view.compare import Comparison, RunSummary, SideTurn
+from ptc_tui.view.formats import cost_text
 
 
 def add_parser(sub) -> None:
@@ -74,7 +75,7 @@ def summary_line(label: str, run: RunSummary) -> str:
     fork = f" · fork of {run.fork_of}" if run.fork_of else ""
     return (f"{label}: {run.name} · {run.llm} · {run.outcome} · {run.turns} turns · "
             f"{run.input_tokens:,} input + {run.output_tokens:,} output tokens · "
-            f"cost {usd(run.cost)}{fork}")
+            f"cost {cost_text(run.cost)}{fork}")
 
 
 def _cells(side: SideTurn | None) -> list[str]:

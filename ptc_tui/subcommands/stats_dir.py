@@ -16,13 +16,15 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from engine.agent.open_trace import open_trace
-from engine.history import iter_requests
+from engine.history import BASELINE, iter_requests
+from engine.llm import spec_model
 from engine.tokens import TokenCounter, encoding_for_model
 from engine.trace import TraceError
-from ptc_tui.commands.common import CommandError, overrides, percent, print_json, tokens
-from ptc_tui.commands.output import Column, Output
-from ptc_tui.token_stats import BASELINE, check_strategies, history_opts, trace_model
+from ptc_tui.subcommands.common import CommandError, overrides, print_json, tokens
+from ptc_tui.subcommands.output import Column, Output
+from ptc_tui.view.formats import percent_text
 from ptc_tui.view.runs import find_runs
+from ptc_tui.view.token_stats import check_strategies, history_opts, saving_percent
 from ptc_tui.view.trace_view import outcome_text
 
 HIDDEN = ("prints_dropped", "results_unseen", "failed_turns_collapsed")
@@ -60,7 +62,7 @@ def count_strategies(trace, strategies: Sequence[str], changes: Mapping,
     """For each strategy (and `full`): input tokens of every request summed, and which of
     HIDDEN any request left out. Requests are counted one at a time, never all held."""
     opts = history_opts(trace, changes)
-    counter = TokenCounter(encoding_for_model(model or trace_model(trace)))
+    counter = TokenCounter(encoding_for_model(model or spec_model(trace.agent.llm)))
     per_strategy = {}
     for strategy in dict.fromkeys((BASELINE, *strategies)):
         total, hid = 0, set()
@@ -108,8 +110,7 @@ def aggregate(results: Sequence[dict], strategies: Sequence[str]) -> dict:
         per_strategy[s] = {
             "input_tokens": total, "median": _median(counts), "p90": _p90(counts),
             "saved_tokens": full_total - total,
-            "saved_percent": round(100.0 * (full_total - total) / full_total, 2)
-            if full_total else None,
+            "saved_percent": saving_percent(full_total, total),
             "runs_hiding": {kind: sum(kind in r["strategies"][s]["hid"] for r in runs)
                             for kind in HIDDEN},
             "runs_hiding_any": sum(bool(r["strategies"][s]["hid"]) for r in runs)}
@@ -162,7 +163,7 @@ def show(folder: Path, report: dict, out: Output) -> None:
                Column("p90", True), Column("saved vs full", True), Column("saved %", True),
                *(Column(HIDDEN_WORDS[k], True) for k in HIDDEN)],
               [[s, tokens(t["input_tokens"]), _number(t["median"]), _number(t["p90"]),
-                tokens(t["saved_tokens"]), percent(t["saved_percent"]),
+                tokens(t["saved_tokens"]), percent_text(t["saved_percent"]),
                 *(str(t["runs_hiding"][k]) for k in HIDDEN)]
                for s, t in report["strategies"].items()])
     out.line("median and p90: input tokens of one run; the last three columns: runs in which "

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import asdict
 
-from engine.tokens import CallCost, TokenCounter, total_cost
+from engine.history import BASELINE
+from engine.tokens import CachePolicy, CallCost, TokenCounter, run_costs, total_cost
 from engine.trace import Trace
-from ptc_tui.commands.common import (call_json, call_text, changed_options, print_json,
-                                     add_limit_options, overrides, percent, read_trace,
-                                     strategy_name, tokens, usd, whole_number)
-from ptc_tui.commands import stats_dir
-from ptc_tui.commands.output import Column, Output
-from ptc_tui.token_stats import (BASELINE, TokenStats, run_costs, saving_percent, stats_json,
-                                 token_stats)
+from ptc_tui.subcommands.common import (call_json, call_text, changed_options, print_json,
+                                        add_limit_options, overrides, read_trace, strategy_name,
+                                        tokens, whole_number)
+from ptc_tui.subcommands import stats_dir
+from ptc_tui.subcommands.output import Column, Output
+from ptc_tui.view.formats import cost_text, per_million_text, percent_text
+from ptc_tui.view.token_stats import (StrategyTotal, TokenStats, TurnTokens, saving_percent,
+                                      token_stats)
 
 
 def add_parser(sub) -> None:
@@ -122,7 +125,7 @@ def totals_table(trace: Trace, stats: TokenStats, out: Output) -> None:
     """A row per strategy: tokens and saving, input cost and, unless --no-cache, what the cache
     model reads and writes, the cost with caching and its saving against `full`'s (when the
     provider caches at all)."""
-    price = "" if stats.price is None else f" at ${stats.price.input:g}/M"
+    price = "" if stats.price is None else f" at {per_million_text(stats.price.input)}"
     columns = [Column("strategy"), Column("counts"), Column("input tokens", True),
                Column("saved vs full", True), Column("saved %", True),
                Column("input cost" + price, True)]
@@ -134,10 +137,10 @@ def totals_table(trace: Trace, stats: TokenStats, out: Output) -> None:
     rows = []
     for t in stats.totals:
         row = [t.strategy, "recorded" if recorded(trace, stats, t.strategy) else "what-if",
-               tokens(t.tokens), tokens(t.saved), percent(t.saved_percent), usd(t.cost)]
+               tokens(t.tokens), tokens(t.saved), percent_text(t.saved_percent), cost_text(t.cost)]
         if caching:
-            row += [tokens(t.cached), tokens(t.cache_write), usd(t.cost_with_caching),
-                    percent(saving_percent(full, t.cost_with_caching))]
+            row += [tokens(t.cached), tokens(t.cache_write), cost_text(t.cost_with_caching),
+                    percent_text(saving_percent(full, t.cost_with_caching))]
         rows.append(row)
     out.table(columns, rows)
     out.line()
@@ -179,7 +182,60 @@ def upstream_cost_line(trace: Trace) -> str:
     turns = [t.get("cost_usd") for t in up.get("turns", ())]
     workflow = len(up.get("workflow_calls", ()))
     differs = sum(1 for t in up.get("turns", ()) if t.get("differs"))
-    per_turn = ", ".join("?" if c is None else usd(c) for c in turns)
-    return (f"reported cost (ptc_runner): {usd(up.get('cost_usd'))} in all; per turn "
+    per_turn = ", ".join("?" if c is None else cost_text(c) for c in turns)
+    return (f"reported cost (ptc_runner): {cost_text(up.get('cost_usd'))} in all; per turn "
             f"{per_turn}" + (f"; {workflow} workflow request(s) kept apart" if workflow else "")
             + f"; {differs} turn(s) whose re-run here differs from the record")
+
+
+def stats_json(stats: TokenStats) -> dict:
+    """The stats as plain JSON-ready data (`ptc-tui stats --json`)."""
+    enc = stats.encoding
+    price = stats.price
+    return {
+        "model": stats.model,
+        "encoding": {"name": enc.name, "wanted": enc.wanted, "note": enc.note or None},
+        "price": None if price is None else {
+            "model": price.model, "input_per_million": price.input,
+            "cached_input_per_million": price.cached_input, "output_per_million": price.output},
+        "options": {k: v for k, v in asdict(stats.opts).items() if k != "strategy"},
+        "strategies": list(stats.strategies),
+        "caching": caching_json(stats.policy),
+        "turns": [turn_json(t, stats.policy is not None) for t in stats.turns],
+        "totals": {t.strategy: total_json(t, stats) for t in stats.totals},
+        "full_input_tokens": stats.baseline_tokens,
+        "reported_input_tokens": stats.reported_total,
+        "reported_cached_tokens": stats.reported_cached_total,
+    }
+
+
+def caching_json(policy: CachePolicy | None) -> dict | None:
+    """The cache model's rules (None: costs without caching, `--no-cache`)."""
+    if policy is None:
+        return None
+    caches = policy.caches
+    return {"family": policy.family, "min_prefix_tokens": policy.min_prefix if caches else None,
+            "granularity_tokens": policy.granularity, "lifetime_seconds": policy.lifetime_s,
+            "breakpoints": policy.breakpoints}
+
+
+def turn_json(t: TurnTokens, caching: bool) -> dict:
+    doc = {"turn": t.number, "status": t.status, "input_tokens": dict(t.tokens),
+           "reported_input_tokens": t.reported}
+    if caching:
+        doc["cached_tokens"] = {s: split.read for s, split in t.cache.items()}
+        doc["cache_write_tokens"] = {s: split.write for s, split in t.cache.items()}
+        doc["reported_cached_tokens"] = t.reported_cached
+    return doc
+
+
+def total_json(t: StrategyTotal, stats: TokenStats) -> dict:
+    doc = {"input_tokens": t.tokens, "saved_tokens": t.saved,
+           "saved_percent": None if t.saved_percent is None else round(t.saved_percent, 2),
+           "cost_usd": t.cost}
+    if stats.policy is not None:
+        full = stats.total(BASELINE).cost_with_caching if BASELINE in stats.strategies else None
+        doc.update(cached_tokens=t.cached, cache_write_tokens=t.cache_write,
+                   cost_with_caching_usd=t.cost_with_caching,
+                   saved_percent_with_caching=saving_percent(full, t.cost_with_caching))
+    return doc

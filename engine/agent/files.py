@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.agent import SubAgent
+from engine.agent.agent import SubAgent
 from engine.llm import ScriptedLLM, SimulatedLLM
 from engine.trace import Trace
 

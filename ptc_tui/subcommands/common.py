@@ -1,5 +1,5 @@
-"""What several commands share: the LLM option group, history-option flags and labels, number
-and cost formats, CommandError."""
+"""What several commands share: the LLM option group, history-option flags and labels, argparse
+types, token and call texts, CommandError."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import os
 from dataclasses import fields
 
 from engine.agent import SPEC_FORMS
-from engine.history import STRATEGIES, HistoryOpts
+from engine.history import STRATEGIES, HistoryOpts, strategy_order
 from engine.llm import REASONING_EFFORTS
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
-from engine.tokens import CallCost, usd_text
+from engine.tokens import CallCost
 from engine.trace.disk import starts_with, target_problem
-from ptc_tui.commands.output import Output
-from ptc_tui.token_stats import strategy_order
+from ptc_tui.subcommands.output import Output
+from ptc_tui.view.formats import cost_text
 from ptc_tui.view.options import BY_NAME, FIELDS
 
 OPTION_NAMES = ", ".join(f.name for f in FIELDS if f.name != "strategy")
@@ -25,14 +25,20 @@ class CommandError(Exception):
     """An input problem a command reports as one line (`ptc-tui: <file>: <problem>`), exit 2."""
 
 
-def whole_number(text: str) -> int:
+def whole_number(text: str, least: int = 0) -> int:
+    """Argparse type: a whole number, `least` or more (0, 1, 2... unless said)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, got {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ {least}, got {value}")
     return value
+
+
+def positive_whole_number(text: str) -> int:
+    """Argparse type: a whole number 1 or more (a count that cannot be none: --repeat)."""
+    return whole_number(text, 1)
 
 
 def positive_number(text: str) -> float:
@@ -90,13 +96,6 @@ def llm_options(args: argparse.Namespace) -> dict:
     if args.no_prompt_cache:
         options["prompt_cache"] = False
     return options
-
-
-def positive_whole_number(text: str) -> int:
-    value = whole_number(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
-    return value
 
 
 def strategy_name(text: str) -> str:
@@ -185,11 +184,6 @@ def tokens(n: int | None) -> str:
     return "-" if n is None else f"{n:,}"
 
 
-def usd(amount: float | None) -> str:
-    """A cost to three significant figures, or "unknown" (never $0 for a model without a price)."""
-    return usd_text(amount)
-
-
 def call_text(c: CallCost) -> str:
     """`input 1,200 (1,024 cached), output 300 (counted), cost $0.000613`: one LLM call (or
     several summed) as priced; a count the provider did not report says it was counted."""
@@ -200,17 +194,13 @@ def call_text(c: CallCost) -> str:
     cached = f"{c.cached_tokens:,} cached" if c.cached_tokens else ""
     return (f"input {c.input_tokens:,}{notes('counted' if c.input_counted else '', cached)}, "
             f"output {c.output_tokens:,}{notes('counted' if c.output_counted else '')}, "
-            f"cost {usd_text(c.usd)}")
+            f"cost {cost_text(c.usd)}")
 
 
 def call_json(c: CallCost) -> dict:
     return {"input_tokens": c.input_tokens, "cached_tokens": c.cached_tokens,
             "output_tokens": c.output_tokens, "input_counted": c.input_counted,
             "output_counted": c.output_counted, "cost_usd": c.usd}
-
-
-def percent(p: float | None) -> str:
-    return "-" if p is None else f"{p:.1f}%"
 
 
 def add_force_option(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ptc_tui.commands.output import Column, Output
+from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.config import SETTINGS, load_config
 
 

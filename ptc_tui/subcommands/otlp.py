@@ -9,7 +9,7 @@ import os
 import sys
 from contextlib import contextmanager
 
-from ptc_tui.commands.common import CommandError
+from ptc_tui.subcommands.common import CommandError
 
 ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
 DISABLED_VARIABLE = "OTEL_SDK_DISABLED"

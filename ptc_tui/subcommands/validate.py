@@ -15,8 +15,8 @@ from engine.history import render_turns
 from engine.lisp import pr_str
 from engine.trace import Trace, TraceError
 from engine.trace.files import UnreadableTrace, content_digest, load_trace_doc, trace_from_json
-from ptc_tui.commands.common import CommandError, read_trace
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.common import CommandError, read_trace
+from ptc_tui.subcommands.output import Output
 
 
 def add_parser(sub) -> None:

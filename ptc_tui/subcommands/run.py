@@ -8,17 +8,17 @@ import dataclasses
 import sys
 
 from engine.agent import Failure, llm_name, open_llm
-from engine.history import HistoryOpts, STRATEGIES, Turn
+from engine.agent.files import load_agent_file
+from engine.history import STRATEGIES, HistoryOpts, Turn, strategy_order
 from engine.lisp import format_value
 from engine.llm import LLMError
 from engine.trace import save_trace
-from ptc_tui.agent_files import load_agent_file
-from ptc_tui.commands.common import (add_force_option, add_limit_options, add_llm_options,
-                                     check_target, llm_options, overrides, whole_number)
-from ptc_tui.commands.otlp import add_otlp_option, streamed
-from ptc_tui.commands.output import Output
+from ptc_tui.subcommands.common import (add_force_option, add_limit_options, add_llm_options,
+                                        check_target, llm_options, overrides, whole_number)
+from ptc_tui.subcommands.otlp import add_otlp_option, streamed
+from ptc_tui.subcommands.output import Output
 from ptc_tui.signals import Interrupted, deferred, interruptible
-from ptc_tui.token_stats import strategy_order, turn_status
+from ptc_tui.view.status import turn_status
 
 PROGRAM_LINES = 3
 PRINTS_SHOWN = 5

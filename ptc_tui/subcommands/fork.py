@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 from engine.agent import fork, fork_llm, llm_name
+from engine.agent.files import load_agent_file
 from engine.trace import load_trace
-from ptc_tui.agent_files import load_agent_file
-from ptc_tui.commands.common import (CommandError, add_force_option, add_limit_options,
-                                     add_llm_options, check_target, llm_options, overrides,
-                                     whole_number)
-from ptc_tui.commands.otlp import add_otlp_option, streamed
-from ptc_tui.commands.output import Output
-from ptc_tui.commands.run import compress_option, drive
+from ptc_tui.subcommands.common import (CommandError, add_force_option, add_limit_options,
+                                        add_llm_options, check_target, llm_options, overrides,
+                                        whole_number)
+from ptc_tui.subcommands.otlp import add_otlp_option, streamed
+from ptc_tui.subcommands.output import Output
+from ptc_tui.subcommands.run import compress_option, drive
 
 
 def add_parser(sub) -> None:

@@ -8,14 +8,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.llm import spec_model
+from engine.tokens import call_counter
 from engine.trace import dumps_trace
 from engine.trace.disk import read_text, write_atomically
 from engine.trace.files import MAX_FILE_BYTES
 from engine.agent.open_trace import is_inspection_file
-from ptc_tui.commands.common import CommandError, add_force_option, check_target, read_trace
-from ptc_tui.commands.otlp import open_stream
-from ptc_tui.commands.output import Output
-from ptc_tui.token_stats import call_counter
+from ptc_tui.subcommands.common import CommandError, add_force_option, check_target, read_trace
+from ptc_tui.subcommands.otlp import open_stream
+from ptc_tui.subcommands.output import Output
 
 
 def add_parser(sub) -> None:
@@ -54,7 +55,7 @@ def export(args: argparse.Namespace, out: Output) -> int:
     if args.output:
         check_target(args.output, args.force)
     trace = read_trace(args.trace)
-    write(dumps_otlp(trace, call_counter(trace)), args.output)
+    write(dumps_otlp(trace, call_counter(spec_model(trace.agent.llm))), args.output)
     return 0
 
 

@@ -8,15 +8,16 @@ import argparse
 from dataclasses import fields
 
 from engine.agent import program_spans
-from engine.history import HistoryOpts, RenderStats, Turn, render
-from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for
+from engine.history import BASELINE, HistoryOpts, RenderStats, Turn, render
+from engine.llm import spec_model
+from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for, turn_cost
 from engine.trace import Trace
-from ptc_tui.commands.common import (call_json, call_text, print_json, CommandError,
-                                     add_limit_options, options_json, options_text, overrides,
-                                     read_trace, strategy_name, tokens, whole_number)
-from ptc_tui.commands.output import Output
-from ptc_tui.token_stats import BASELINE, history_opts, trace_model, turn_cost
+from ptc_tui.subcommands.common import (call_json, call_text, print_json, CommandError,
+                                        add_limit_options, options_json, options_text, overrides,
+                                        read_trace, strategy_name, tokens, whole_number)
+from ptc_tui.subcommands.output import Output
 from ptc_tui.view.renders import with_tool_calls
+from ptc_tui.view.token_stats import history_opts
 
 
 def add_parser(sub) -> None:
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     recorded = trace.agent.history
     shown = opts.with_changes(strategy=strategy)
     messages, stats = request(trace, n, strategy, opts)
-    model = args.model or trace_model(trace)
+    model = args.model or spec_model(trace.agent.llm)
     counter = TokenCounter(encoding_for_model(model))
     counts = counter.count_messages(messages)
     full = counts.total if strategy == BASELINE else \

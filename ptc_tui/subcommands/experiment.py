@@ -11,21 +11,22 @@ from collections import Counter
 from pathlib import Path
 
 from engine.agent import llm_name, open_llm
+from engine.agent.files import load_agent_file
 from engine.history import STRATEGIES, HistoryOpts
 from engine.llm import MODEL_PROVIDERS, SimulatedLLM
-from ptc_tui.agent_files import load_agent_file
-from ptc_tui.commands.common import (CommandError, add_llm_options, llm_options,
-                                     positive_whole_number, print_json, usd, whole_number)
-from ptc_tui.commands.output import Column, Output
+from ptc_tui.subcommands.common import (CommandError, add_llm_options, llm_options,
+                                        positive_whole_number, print_json, whole_number)
+from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.experiments.plan import (TURN_BUDGET, OptionSet, option_sets, parse_setting,
                                       plan_runs)
-from ptc_tui.commands.otlp import add_otlp_option, streamed
+from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.experiments.record import (FILE_NAME, ExperimentError, experiment_doc,
                                         load_experiment, save_experiment)
 from ptc_tui.experiments.runner import Experiment, InBackground, Progress, run_all
 from ptc_tui.experiments.runs import success_rule
 from ptc_tui.experiments.summary import SetSummary, summarize
 from ptc_tui.signals import Interrupted, interruptible
+from ptc_tui.view.formats import cost_spread_text
 
 RULES = {"check": "the agent file's check(step)", "expected": "returns the file's `expected`",
          "returned": "returned (no fail, not out of turns)"}
@@ -212,14 +213,8 @@ def cells(s: SetSummary, first: SetSummary) -> list[str]:
     return [s.label, str(s.runs), f"{s.rate:.0%}", f"{low:.0%}–{high:.0%}",
             f"{spread[0].mean:.1f} ± {spread[0].sd:.1f}",
             f"{spread[1].mean:,.0f} ± {spread[1].sd:,.0f}",
-            "unknown" if spread[2] is None else money_spread(spread[2]),
+            "unknown" if spread[2] is None else cost_spread_text(spread[2].mean, spread[2].sd),
             "" if s is first else versus(s, first)]
-
-
-def money_spread(spread) -> str:
-    """`$0.0188 ± 0.0036`: the spread with the mean's decimals (see `usd`)."""
-    decimals = 6 if spread.mean < 0.01 else 4
-    return f"{usd(spread.mean)} ± {spread.sd:.{decimals}f}"
 
 
 def versus(s: SetSummary, first: SetSummary) -> str:
