@@ -157,6 +157,16 @@ class TextPanel(ScrollView, can_focus=True):
         widest = max((line.cell_len for line in lines if isinstance(line, Text)), default=0)
         self.virtual_size = Size(max(width, widest), len(lines))
 
+    def row_text(self, index: int) -> Text:
+        """Row `index` of the text as laid out at the pane's width."""
+        line = self._lines[index]
+        return line if isinstance(line, Text) else line[0].piece(line[1])
+
+    @property
+    def laid_out(self) -> list[Text]:
+        """Every row of the text as laid out (each made now: for tests and small texts)."""
+        return [self.row_text(i) for i in range(len(self._lines))]
+
     def render_line(self, y: int) -> Strip:
         self._wrap()
         base = self.rich_style
@@ -166,9 +176,6 @@ class TextPanel(ScrollView, can_focus=True):
             return Strip.blank(self._width, base)
         strip = self._strips.get(index)
         if strip is None:
-            line = self._lines[index]
-            if not isinstance(line, Text):
-                line = line[0].piece(line[1])
-            segments = line.render(self.app.console, end="")
+            segments = self.row_text(index).render(self.app.console, end="")
             strip = self._strips[index] = Strip(Segment.apply_style(segments, base))
         return strip.crop_extend(scroll_x, scroll_x + self._width, base)
