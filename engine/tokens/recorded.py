@@ -95,3 +95,9 @@ class CacheRuns:
             found = self._splits[key] = tuple(cache_splits(
                 self.requests[strategy], self.counts[strategy], self.times, policy, self.counter))
         return found
+
+    def split_now(self, strategy: str, policy: CachePolicy,
+                  requests: Sequence[Sequence[Mapping]], counts: Sequence[MessageCounts]) -> None:
+        """Split `strategy`'s requests by `policy` now, keeping the splits, not the requests."""
+        self._splits[(strategy, policy)] = tuple(cache_splits(requests, counts, self.times,
+                                                              policy, self.counter))

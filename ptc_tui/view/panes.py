@@ -133,16 +133,22 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
                 samples: dict | None = None) -> tuple[MemoryRow, ...]:
     """The memory after turn `number`; a failed turn's definitions were rolled back, so only
     turns without an error count as defining a name. `samples` keeps each value's sample text
-    between calls (the turns of a run share most of their memory's values)."""
+    and pretty-printed text between calls (the turns of a run share most of their memory's
+    values, so a key press on a long run prints only the values its turn changed)."""
     samples = {} if samples is None else samples
 
+    def kept(value, key: tuple, make) -> str | None:
+        found = samples.get(key)
+        if found is None or found[0] is not value:      # the id of a value gone is reused
+            found = samples[key] = (value, make(value))
+        return found[1]
+
     def sample(value) -> str | None:
-        key = (id(value), opts.sample_limit, opts.sample_printable_limit)
-        kept = samples.get(key)
-        if kept is None or kept[0] is not value:
-            kept = samples[key] = (value, sample_text(value, opts.sample_limit,
-                                                      opts.sample_printable_limit))
-        return kept[1]
+        return kept(value, (id(value), opts.sample_limit, opts.sample_printable_limit),
+                    lambda v: sample_text(v, opts.sample_limit, opts.sample_printable_limit))
+
+    def whole(value) -> str:
+        return kept(value, (id(value), "whole"), lambda v: clipped(pretty(v)))
     defined: dict[str, list[int]] = {}
     docs: dict[str, str | None] = {}
     for n in sorted(k for k in turns if k <= number):
@@ -158,5 +164,5 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
         rows.append(MemoryRow(name, type_of(value),
                               sample(value),
                               docs.get(name), by[-1] if by else None, bool(by) and by[-1] == number,
-                              clipped(pretty(value)), tuple(by[:-1])))
+                              whole(value), tuple(by[:-1])))
     return tuple(rows)

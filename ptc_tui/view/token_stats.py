@@ -100,15 +100,21 @@ def token_stats(trace: Trace, strategies: Sequence[str] | None = None,
     model = model or spec_model(trace.agent.llm)
     if counter is None:
         counter = TokenCounter(encoding_for_model(model))
-    requests, counts = {}, {}
+    # one strategy's requests at a time, dropped once counted and split: a long run's
+    # requests under every strategy take many times its file's size
+    policy = cache_policy(model)
+    runs = CacheRuns(trace.turns, {}, {}, counter) if caching else None
+    per_strategy = {}
     for s in dict.fromkeys((BASELINE, *chosen)):
-        requests[s] = [m for m, _ in render_turns(s, trace.turns, trace.context(), opts)]
-        counts[s] = [counter.count_messages(m) for m in requests[s]]
-    per_strategy = {s: [c.total for c in counts[s]] for s in counts}
-    runs = CacheRuns(trace.turns, requests, counts, counter) if caching else None
+        requests = [m for m, _ in render_turns(s, trace.turns, trace.context(), opts)]
+        counts = [counter.count_messages(m) for m in requests]
+        per_strategy[s] = [c.total for c in counts]
+        if runs is not None and policy is not None and s in chosen:
+            runs.split_now(s, policy, requests, counts)
+        del requests, counts
     return stats_from_counts(trace, chosen, opts, model, counter.encoding,
                              price_for(model) if model else None, per_strategy,
-                             runs, cache_policy(model))
+                             runs, policy)
 
 
 def stats_from_counts(trace: Trace, strategies: Sequence[str], opts: HistoryOpts,

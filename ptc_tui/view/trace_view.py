@@ -195,14 +195,19 @@ class TraceView:
                         self.call(i), self.what_if)
 
     def call(self, i: int) -> CallView:
-        """Turn `i`'s (0-based) LLM call as recorded (the same under any options: made once)."""
+        """Turn `i`'s (0-based) LLM call as recorded (the same under any options: made once).
+        The cache model needs the requests before a turn, not after: a missing call is made
+        with every one before it, and with as many again after it (at most), so that making
+        the calls turn by turn splits the run's requests a few times, not once per turn."""
         calls = self.renders.calls
-        if i not in calls:         # the cache model needs the requests before it, not after
-            turns = self.trace.turns[:i + 1]
-            model = spec_model(self.trace.agent.llm)
-            split = recorded_splits(turns, self.renders.counter, model)[-1]
-            calls[i] = call_view(turns[-1], self.trace, self.renders.counter, prices_or_none(),
-                                 split)
+        if i not in calls:
+            n = min(len(self.trace.turns), max(i + 1, 2 * len(calls)))
+            turns = self.trace.turns[:n]
+            splits = recorded_splits(turns, self.renders.counter, spec_model(self.trace.agent.llm))
+            prices = prices_or_none()
+            for j, (turn, split) in enumerate(zip(turns, splits)):
+                if j not in calls:
+                    calls[j] = call_view(turn, self.trace, self.renders.counter, prices, split)
         return calls[i]
 
     def calls(self) -> tuple[CallView, ...]:

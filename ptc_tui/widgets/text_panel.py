@@ -1,11 +1,15 @@
 """TextPanel: a titled, scrollable pane showing one `Text`, the base of the program, message and
-diff panes. It wraps the text once per width and draws only the lines on screen (Textual's
-line API), so a long request redraws as fast as a short one; `plain` keeps what it shows.
+diff panes. It lays the text out once per width and draws only the lines on screen (Textual's
+line API); prose is measured where each line breaks at once, but cut into styled pieces only
+when a row of it is drawn, so a long request shows as fast as a short one. `plain` keeps what
+it shows.
 Code blocks (`show_blocks`) are not word-wrapped: their long lines scroll sideways, or, with
 `wrap_code`, are cut at the pane's width, each continuation line marked `CONTINUED`."""
 
 from __future__ import annotations
 
+from rich._wrap import divide_line
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Size
@@ -35,6 +39,60 @@ def cut_code_line(line: Text, width: int) -> list[Text]:
     return pieces
 
 
+class ProseBlock:
+    """A prose Text, split into its styled lines only when one of them is first drawn."""
+
+    __slots__ = ("text", "_lines")
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        self._lines: list[Text] | None = None
+
+    def line(self, i: int) -> Text:
+        if self._lines is None:
+            self._lines = list(self.text.split("\n", allow_blank=True))
+        return self._lines[i]
+
+
+class ProseLine:
+    """Line `index` of a prose block, word-wrapped at `width` as Rich's Text.wrap wraps it: where
+    it breaks is found from its plain text (quick); its styled pieces are made on first use."""
+
+    __slots__ = ("block", "index", "width", "offsets", "_pieces")
+
+    def __init__(self, block: ProseBlock, index: int, plain: str, width: int) -> None:
+        self.block, self.index, self.width = block, index, width
+        self.offsets = [] if cell_len(plain) <= width else divide_line(plain, width, fold=True)
+        self._pieces: list[Text] | None = None
+
+    @property
+    def rows(self) -> int:
+        return len(self.offsets) + 1
+
+    def piece(self, i: int) -> Text:
+        if self._pieces is None:
+            pieces = self.block.line(self.index).divide(self.offsets)
+            for piece in pieces:
+                piece.rstrip_end(self.width)
+                piece.truncate(self.width, overflow="fold")
+            self._pieces = list(pieces)
+        return self._pieces[i]
+
+
+def prose_rows(text: Text, width: int, console) -> list[Text | tuple[ProseLine, int]]:
+    """`text` laid out in rows of `width` cells: a row is (line, piece) of a ProseLine, or, for a
+    line with a tab (rare), a Text wrapped at once."""
+    rows: list[Text | tuple[ProseLine, int]] = []
+    block = ProseBlock(text)
+    for index, plain in enumerate(text.plain.split("\n")):
+        if "\t" in plain:
+            rows.extend(block.line(index).wrap(console, width))
+        else:
+            prose = ProseLine(block, index, plain, width)
+            rows.extend((prose, i) for i in range(prose.rows))
+    return rows
+
+
 class TextPanel(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TextPanel {
@@ -55,7 +113,7 @@ class TextPanel(ScrollView, can_focus=True):
         self.plain = ""
         self.wrap_code = False             # code blocks cut at the width, not scrolled
         self._blocks: list[tuple[Text, bool]] = []   # (text, is code)
-        self._lines: list[Text] = []       # `_blocks` laid out at `_width`
+        self._lines: list[Text | tuple[ProseLine, int]] = []   # `_blocks` laid out at `_width`
         self._strips: dict[int, Strip] = {}
         self._width = 0
 
@@ -84,10 +142,10 @@ class TextPanel(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._width:
             return
-        lines: list[Text] = []
+        lines: list[Text | tuple[ProseLine, int]] = []
         for text, code in self._blocks:
             if not code:
-                lines.extend(text.wrap(self.app.console, width))
+                lines.extend(prose_rows(text, width, self.app.console))
             elif self.wrap_code:
                 for line in text.split("\n", allow_blank=True):
                     lines.extend(cut_code_line(line, width))
@@ -96,8 +154,18 @@ class TextPanel(ScrollView, can_focus=True):
         self._lines = lines
         self._strips = {}
         self._width = width
-        widest = max((line.cell_len for line in lines), default=0)
+        widest = max((line.cell_len for line in lines if isinstance(line, Text)), default=0)
         self.virtual_size = Size(max(width, widest), len(lines))
+
+    def row_text(self, index: int) -> Text:
+        """Row `index` of the text as laid out at the pane's width."""
+        line = self._lines[index]
+        return line if isinstance(line, Text) else line[0].piece(line[1])
+
+    @property
+    def laid_out(self) -> list[Text]:
+        """Every row of the text as laid out (each made now: for tests and small texts)."""
+        return [self.row_text(i) for i in range(len(self._lines))]
 
     def render_line(self, y: int) -> Strip:
         self._wrap()
@@ -108,6 +176,6 @@ class TextPanel(ScrollView, can_focus=True):
             return Strip.blank(self._width, base)
         strip = self._strips.get(index)
         if strip is None:
-            segments = self._lines[index].render(self.app.console, end="")
+            segments = self.row_text(index).render(self.app.console, end="")
             strip = self._strips[index] = Strip(Segment.apply_style(segments, base))
         return strip.crop_extend(scroll_x, scroll_x + self._width, base)

@@ -64,7 +64,7 @@ async def test_program_code_scrolls_sideways_until_w_wraps_it(view_of):
         panel = app.screen.query_one(ProgramPanel)
         width = panel.scrollable_content_region.width
         assert len(longest) > width
-        lines = [line.plain for line in panel._lines]
+        lines = [line.plain for line in panel.laid_out]
         assert longest in lines                               # one line, not wrapped
         assert panel.virtual_size.width >= len(longest) > panel.size.width
         assert not any(line.startswith(CONTINUED) for line in lines)
@@ -73,7 +73,7 @@ async def test_program_code_scrolls_sideways_until_w_wraps_it(view_of):
 
         await pilot.press("W")
         await pilot.pause()
-        lines = [line.plain for line in panel._lines]
+        lines = [line.plain for line in panel.laid_out]
         assert app.pane_layout.wrap_code and longest not in lines
         assert all(len(line) <= width for line in lines)
         start = next(i for i, line in enumerate(lines) if longest.startswith(line))
@@ -84,7 +84,7 @@ async def test_program_code_scrolls_sideways_until_w_wraps_it(view_of):
         assert panel.scroll_x == 0
         await pilot.press("W")
         await pilot.pause()
-        assert longest in [line.plain for line in panel._lines]
+        assert longest in [line.plain for line in panel.laid_out]
 
 
 async def test_prose_in_the_program_pane_is_still_word_wrapped(view_of):
@@ -98,7 +98,7 @@ async def test_prose_in_the_program_pane_is_still_word_wrapped(view_of):
         long_prose = [line for line in panel.plain.splitlines()
                       if line not in code and len(line) > width]
         assert long_prose                                       # some prose needs wrapping
-        assert all(line.cell_len <= width for line in panel._lines if line.plain not in code)
+        assert all(line.cell_len <= width for line in panel.laid_out if line.plain not in code)
 
 
 @pytest.mark.parametrize("size", [(140, 45), (160, 45), (199, 45)])

@@ -157,3 +157,31 @@ def test_memory_docstring_is_the_latest_definitions(view):
     assert after.doc == "Mean of xs rounded to 2 decimals; nil when xs is empty"
     assert (after.defined_in, after.changed) == (12, True)
     assert after.type == "#fn[...]" and after.sample is None
+
+
+def test_memory_detail_shows_each_turns_own_value_when_texts_are_kept_between_turns():
+    # the samples cache keeps pretty-printed values between turns: a redefined name must show
+    # its new value, never the text kept for the old one
+    from benchmarks.long_trace import long_trace
+    from ptc_tui.view.panes import clipped, memory_rows
+    from ptc_tui.view.pretty import pretty
+    trace = long_trace(40)
+    turns = {t.number: t for t in trace.turns}
+    kept: dict = {}
+    redefined = 0
+    for t in trace.turns:
+        rows = memory_rows(turns, t.number, trace.agent.history, kept)
+        assert [r.whole for r in rows] == [clipped(pretty(v)) for v in t.memory.values()]
+        redefined += sum(r.changed and bool(r.defined_before) for r in rows)
+    assert redefined > 0
+
+
+def test_calls_made_turn_by_turn_are_the_calls_of_the_whole_run():
+    # a call is made with the turns before it (the cache model's need) and some after it:
+    # whatever order they are asked in, each is the call the whole run's split gives
+    from benchmarks.long_trace import long_trace
+    trace = long_trace(30)
+    whole = TraceView.of(trace).calls()
+    for order in (range(30), reversed(range(30)), (29, 3, 17, 0, 8)):
+        view = TraceView.of(trace)
+        assert all(view.call(i) == whole[i] for i in order)
