@@ -13,14 +13,14 @@ Counts are estimates of what a provider bills (see `counter`); a provider's own 
 kept by other code, is the real figure.
 """
 
-from .caching import (POLICIES, CachePolicy, CacheSplit, cache_policy, cache_prices,
-                      cache_splits, sent_times)
+from .caching import (POLICIES, CachePolicy, CacheSplit, RunCache, cache_policy,
+                      cache_prices, cache_splits, sent_times)
 from .counter import MessageCounts, TokenCounter
 from .encodings import TokenEncoding, encoding_for_model
 from .prices import (CallCost, Price, PriceTable, call_cost, cost, load_prices, price_for,
                      total_cost, usd_text)
 
 __all__ = ["POLICIES", "CachePolicy", "CacheSplit", "CallCost", "MessageCounts", "Price",
-           "PriceTable", "TokenCounter", "TokenEncoding", "cache_policy", "cache_prices", "cache_splits",
-           "call_cost", "cost", "encoding_for_model", "load_prices", "price_for", "sent_times",
-           "total_cost", "usd_text"]
+           "PriceTable", "RunCache", "TokenCounter", "TokenEncoding", "cache_policy",
+           "cache_prices", "cache_splits", "call_cost", "cost", "encoding_for_model",
+           "load_prices", "price_for", "sent_times", "total_cost", "usd_text"]

@@ -10,7 +10,7 @@ from engine.history import Turn
 from engine.tokens import (CacheSplit, PriceTable, TokenCounter, cache_policy, cache_prices,
                            load_prices)
 from engine.trace import Trace
-from ptc_tui.token_stats import recorded_splits, trace_model, turn_cost
+from ptc_tui.token_stats import trace_model, turn_cost
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,6 @@ def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTabl
                     c.output_tokens, c.output_counted, c.cached_tokens, turn.llm_ms,
                     turn.run_ms, c.usd, response.finish_reason if response is not None else None,
                     c.usd_reported)
-
-
-def call_views(trace: Trace, counter: TokenCounter, prices: PriceTable) -> tuple[CallView, ...]:
-    """Every turn's call; the cache model splits the recorded requests of the run once."""
-    splits = recorded_splits(trace.turns, counter, trace_model(trace))
-    return tuple(call_view(t, trace, counter, prices, s) for t, s in zip(trace.turns, splits))
 
 
 def run_totals(calls: list[CallView]) -> RunTotals:

@@ -4,12 +4,14 @@ with prompt caching or without, all plain data (no Textual, no Rich)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.tokens import CachePolicy, CacheSplit, Price, PriceTable, cache_policy, cost, usd_text
 from engine.tokens.models import bare_model
 from ptc_tui.token_stats import (BASELINE, CacheRuns, TokenStats, caching_cost, saving_percent,
                                  stats_from_counts, strategy_order, trace_model)
+from ptc_tui.view.renders import Rendering
 from ptc_tui.view.trace_view import TraceView
 
 def cost_text(value: float | None) -> str:
@@ -64,6 +66,16 @@ def model_label(name: str | None, own: bool = False) -> str:
 
 
 @dataclass(frozen=True)
+class RenderedRuns:
+    """Every strategy's rendering under the main view's options, split by the cache model as
+    `CacheRuns` splits them, each kept with its rendering (`Rendering.cache_splits`)."""
+    renderings: Mapping[str, Rendering]
+
+    def splits(self, strategy: str, policy: CachePolicy) -> tuple[CacheSplit, ...]:
+        return self.renderings[strategy].cache_splits(policy)
+
+
+@dataclass(frozen=True)
 class TokenView:
     stats: TokenStats
     table: PriceTable
@@ -71,7 +83,7 @@ class TokenView:
     model: str | None          # the model whose prices are shown
     current: str               # the main view's strategy
     recorded: str              # the strategy the trace was run with
-    runs: CacheRuns | None = field(default=None, compare=False, repr=False)
+    runs: CacheRuns | RenderedRuns | None = field(default=None, compare=False, repr=False)
     caching: bool = True       # costs with the provider's prompt caching (else without)
 
     @classmethod
@@ -86,9 +98,7 @@ class TokenView:
         per_strategy = {s: [c.total for c in counts[s]] for s in strategies}
         stats = stats_from_counts(view.trace, strategies, view.opts, trace_model(view.trace),
                                   view.renders.counter.encoding, None, per_strategy)
-        runs = CacheRuns(view.trace, {s: [m for m, _ in r.requests]
-                                      for s, r in renderings.items()},
-                         counts, view.renders.counter)
+        runs = RenderedRuns(renderings)
         choices = model_choices(trace_model(view.trace), table)
         chosen = model if model in choices else choices[0]
         return cls(stats, table, choices, chosen, view.strategy,

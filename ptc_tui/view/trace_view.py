@@ -13,9 +13,8 @@ from functools import cached_property
 from engine.history import HistoryOpts, Turn
 from engine.lisp import Keyword
 from engine.trace import Trace
-from ptc_tui.token_stats import BASELINE, recorded_splits, trace_model, turn_status
-from ptc_tui.view.calls import (CallView, RunTotals, call_view, call_views, prices_or_none,
-                                run_totals)
+from ptc_tui.token_stats import BASELINE, turn_status
+from ptc_tui.view.calls import CallView, RunTotals, call_view, prices_or_none, run_totals
 from ptc_tui.view.dropped import dropped_items
 from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane,
                                 memory_rows, program_pane)
@@ -195,20 +194,14 @@ class TraceView:
     def call(self, i: int) -> CallView:
         """Turn `i`'s (0-based) LLM call as recorded (the same under any options: made once)."""
         calls = self.renders.calls
-        if i not in calls:         # the cache model needs the requests before it, not after
-            turns = self.trace.turns[:i + 1]
-            split = recorded_splits(turns, self.renders.counter, trace_model(self.trace))[-1]
-            calls[i] = call_view(turns[-1], self.trace, self.renders.counter, prices_or_none(),
-                                 split)
+        if i not in calls:
+            calls[i] = call_view(self.trace.turns[i], self.trace, self.renders.counter,
+                                 prices_or_none(), self.renders.recorded_split(i))
         return calls[i]
 
     def calls(self) -> tuple[CallView, ...]:
-        """Every turn's LLM call as recorded (the same under any options: made once a trace);
-        the cache model splits the recorded requests of the whole run once."""
-        calls, n = self.renders.calls, len(self.trace.turns)
-        if len(calls) < n:
-            calls.update(enumerate(call_views(self.trace, self.renders.counter, prices_or_none())))
-        return tuple(calls[i] for i in range(n))
+        """Every turn's LLM call as recorded (the same under any options: made once a trace)."""
+        return tuple(self.call(i) for i in range(len(self.trace.turns)))
 
     def _request_note(self, number: int) -> str | None:
         """For a turn a fork took over from a parent run under other history options: the
