@@ -7,13 +7,14 @@ import difflib
 import itertools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 from engine.history import HistoryOpts, Turn
 from engine.lisp import Keyword
+from engine.tokens import cache_policy
 from engine.trace import Trace
-from ptc_tui.token_stats import BASELINE, turn_status
+from ptc_tui.token_stats import BASELINE, caching_cost, saving_percent, turn_status
 from ptc_tui.view.calls import CallView, RunTotals, call_view, prices_or_none, run_totals
 from ptc_tui.view.dropped import dropped_items
 from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane,
@@ -50,6 +51,14 @@ class TurnView:
 
 
 @dataclass(frozen=True)
+class CachingSaving:
+    """The shown strategy's input cost with a provider's prompt caching against `full`'s."""
+    model: str                        # the model whose prices were applied
+    saved_percent: float | None       # less than full's, in % of it (negative: more; None:
+                                      # the price is unknown)
+
+
+@dataclass(frozen=True)
 class Header:
     mission: str              # first line
     mission_full: str
@@ -66,6 +75,8 @@ class Header:
     recorded_limits: tuple[tuple[str, object], ...] = ()
     totals: RunTotals | None = None   # the recorded LLM calls, summed (None: no call yet)
     failed_call: str | None = None    # a live run's LLM call that failed (n retries it)
+    caching: CachingSaving | None = None  # caching on (the token view's `c`) for a provider
+                                          # that caches: the cost saving with it
 
     @property
     def what_if(self) -> bool:
@@ -215,12 +226,26 @@ class TraceView:
         return ("recorded by the parent under its own options; shown re-rendered under the "
                 "options on screen (a what-if)")
 
-    def header(self) -> Header:
-        """The header with every total (every turn rendered and counted)."""
+    def header(self, caching_model: str | None = None) -> Header:
+        """The header with every total (every turn rendered and counted); with a
+        `caching_model`, the cost saving with its provider's prompt caching too."""
         tokens, full = self.rendering.total, self.full_rendering.total
-        return self._header(tokens, full, full - tokens,
-                            100.0 * (full - tokens) / full if full else None,
-                            run_totals(self.calls()) if self.trace.turns else None)
+        header = self._header(tokens, full, full - tokens,
+                              100.0 * (full - tokens) / full if full else None,
+                              run_totals(self.calls()) if self.trace.turns else None)
+        return replace(header, caching=self.caching_saving(caching_model))
+
+    def caching_saving(self, model: str | None) -> CachingSaving | None:
+        """The shown strategy's input cost with the prompt caching of `model`'s provider
+        against `full`'s, at `model`'s prices (None: no model, or a provider that caches
+        nothing, where the saving is the token saving)."""
+        policy = cache_policy(model)
+        if model is None or not policy.caches:
+            return None
+        price = prices_or_none().price_for(model)
+        full, shown = (caching_cost(price, policy, r.cache_splits(policy))
+                       for r in (self.full_rendering, self.rendering))
+        return CachingSaving(model, saving_percent(full, shown))
 
     def header_so_far(self) -> Header:
         """The header without the totals that need every turn counted (quick at any length)."""
