@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from engine.history import HistoryOpts, Turn, type_of
 from engine.history.samples import sample_text
@@ -106,8 +107,14 @@ class MemoryRow:
     doc: str | None
     defined_in: int | None    # the turn that last defined it (None: never seen defined)
     changed: bool             # defined or redefined in this turn
-    whole: str = ""           # the whole value, pretty-printed over several lines (cut late)
     defined_before: tuple[int, ...] = ()   # earlier turns that defined it, oldest first
+    value: object = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def whole(self) -> str:
+        """The whole value, pretty-printed over several lines (cut late): made when the row
+        is chosen, not for every row of every turn shown."""
+        return clipped(pretty(self.value))
 
 
 def error_view(error: PtcError | None) -> ErrorView | None:
@@ -158,5 +165,5 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
         rows.append(MemoryRow(name, type_of(value),
                               sample(value),
                               docs.get(name), by[-1] if by else None, bool(by) and by[-1] == number,
-                              clipped(pretty(value)), tuple(by[:-1])))
+                              tuple(by[:-1]), value))
     return tuple(rows)

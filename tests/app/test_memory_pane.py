@@ -123,3 +123,20 @@ async def test_the_sample_column_takes_the_width_the_pane_leaves():
         assert narrow == MIN_SAMPLE_WIDTH and wide > narrow
         assert wide == min(longest, room - sum(c.get_render_width(table)
                                                for c in columns[:SAMPLE]) - 2)
+
+
+async def test_only_the_chosen_definition_is_pretty_printed(monkeypatch):
+    from ptc_tui.view import panes
+    printed = []
+    real = panes.pretty
+    monkeypatch.setattr(panes, "pretty", lambda value: printed.append(value) or real(value))
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("colon", *str(TURN), "enter")
+        await pilot.pause()
+        table = app.screen.query_one(MemoryPanel)
+        assert len(table.rows_shown) > 2
+        assert {id(v) for v in printed} == {id(table.chosen.value)}
+        await pilot.press("tab", "tab", "tab", "down")         # the next row: printed then
+        await pilot.pause()
+        assert {id(v) for v in printed} == {id(r.value) for r in table.rows_shown[:2]}
