@@ -112,6 +112,7 @@ class PtcApp(WhatIf, App):
         self.saved_on_signal: str | None = None  # where its live run was saved then
         self._quit_warned = False
         self.pane_layout = PaneLayout()          # zoom and wrap, kept from trace to trace
+        self.caching = self.config.caching       # costs with prompt caching (`c`), likewise
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self.error_line: str | None = None     # why the first trace could not be loaded
         self._loads = 0                        # loads started; only the last one is shown

@@ -144,6 +144,7 @@ SETTINGS: tuple[Setting, ...] = (
     *(Setting("app", f.name, _allowed(f), _history(f), default="the trace's") for f in FIELDS),
     Setting("prices", "model", "a model of the price table (e.g. gpt-4o-mini, claude-sonnet-4-5)",
             _price_model, "model", ("stats", "render", "experiment"), "the trace's LLM"),
+    Setting("prices", "caching", "true or false", _bool, "no_cache", ("stats",), "true"),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 SECTIONS = ("llm", "app", "prices", "keys")
@@ -181,6 +182,11 @@ class Config:
     def price_model(self) -> str | None:
         return self.values.get("prices.model")
 
+    @property
+    def caching(self) -> bool:
+        """Costs with the provider's prompt caching (the app's `c` starts so, and `stats`)."""
+        return self.values.get("prices.caching", True)
+
     def defaults_for(self, command: str, dests: set[str]) -> dict:
         """The argparse defaults the file gives `command`, whose options are `dests`."""
         given = {}
@@ -188,7 +194,8 @@ class Config:
             if s.key in self.values and s.dest in dests and (not s.commands
                                                              or command in s.commands):
                 value = self.values[s.key]
-                given[s.dest] = (not value) if s.dest == "no_prompt_cache" else value
+                given[s.dest] = (not value) if s.dest in ("no_prompt_cache", "no_cache") \
+                    else value
         return given
 
     def check_keys(self, binding_ids) -> None:

@@ -13,8 +13,8 @@ Counts are estimates of what a provider bills (see `counter`); a provider's own 
 kept by other code, is the real figure.
 """
 
-from .caching import (POLICIES, CachePolicy, CacheSplit, cache_policy, cache_prices,
-                      cache_splits, sent_times)
+from .caching import (POLICIES, CachePolicy, CacheSplit, RunCache, cache_policy,
+                      cache_prices, cache_splits, sent_times)
 from .counter import MessageCounts, TokenCounter
 from .encodings import TokenEncoding, encoding_for_model
 from .prices import (CallCost, Price, PriceTable, call_cost, cost, load_prices, price_for,
@@ -23,7 +23,7 @@ from .recorded import (CacheRuns, call_counter, caching_cost, recorded_splits, r
                        turn_cost)
 
 __all__ = ["POLICIES", "CachePolicy", "CacheRuns", "CacheSplit", "CallCost", "MessageCounts",
-           "Price", "PriceTable", "TokenCounter", "TokenEncoding", "cache_policy", "cache_prices",
-           "cache_splits", "call_cost", "call_counter", "caching_cost", "cost",
+           "Price", "PriceTable", "RunCache", "TokenCounter", "TokenEncoding", "cache_policy",
+           "cache_prices", "cache_splits", "call_cost", "call_counter", "caching_cost", "cost",
            "encoding_for_model", "load_prices", "price_for", "recorded_splits", "run_costs",
            "sent_times", "total_cost", "turn_cost"]

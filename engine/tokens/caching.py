@@ -146,10 +146,23 @@ def cache_splits(requests: Sequence[Sequence[Mapping]], counts: Sequence[Message
     `counts[i]` are request i's token counts (per message; their total is the input), sent at
     `sent_at[i]` seconds. Pure: the same requests give the same splits.
     """
-    if not policy.caches:
-        return [CacheSplit(0, 0, c.total) for c in counts]
-    cache = _PrefixCache(policy, counter)
+    cache = RunCache(policy, counter)
     return [cache.send(messages, c, t) for messages, c, t in zip(requests, counts, sent_at)]
+
+
+class RunCache:
+    """The cache model of one run fed a request at a time, in the order they were sent: for
+    requests asked for turn by turn (`cache_splits` splits them all at once)."""
+
+    def __init__(self, policy: CachePolicy, counter: TokenCounter) -> None:
+        self._cache = _PrefixCache(policy, counter) if policy.caches else None
+
+    def send(self, messages: Sequence[Mapping], counts: MessageCounts,
+             now: float) -> CacheSplit:
+        """The split of the next request (`counts` its token counts, sent at `now` s)."""
+        if self._cache is None:
+            return CacheSplit(0, 0, counts.total)
+        return self._cache.send(messages, counts, now)
 
 
 class _PrefixCache:

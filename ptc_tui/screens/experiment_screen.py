@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ptc_tui.view.experiment import ExperimentView
+from ptc_tui.view.experiment import STOPPED, ExperimentView
 from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets.literal import literal
 
@@ -25,7 +25,6 @@ SET_COLUMNS = ("#", "option set", "runs", "success", "95% interval", "turns", "i
 RUN_COLUMNS = ("", "repeat", "seed", "outcome", "success", "turns", "input tokens", "cost",
                "answer")
 MARKED = "●"
-STOPPED = " · stopped before its end"         # what the title says of an unfinished experiment
 
 
 class ExperimentScreen(Screen):
@@ -95,7 +94,7 @@ class ExperimentScreen(Screen):
 
     def header_text(self) -> Text:
         title = self.view.title
-        if self.running:
+        if self.live is not None:          # the status line under it says running or stopped
             title = title.removesuffix(STOPPED)
         header = Text()
         header.append_text(literal(title, "bold"))

@@ -86,7 +86,7 @@ class LiveScreen(TraceScreen):
     def _show_failed_call(self, reason: str | None) -> None:
         self.failed_call = reason
         self.turn_rows = self.shown_rows(self.view.rows())
-        self.header_info = self.shown_header(self.view.header())
+        self.header_info = self.shown_header(self.view.header(self.caching_model))
 
     def live_run(self) -> tuple[object, object, object]:
         return self.session.agent.tools or None, self.session.agent.limits, self.session.llm

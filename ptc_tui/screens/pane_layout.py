@@ -24,8 +24,8 @@ class PaneLayoutActions:
 
     LAYOUT_BINDINGS = [
         Binding("z", "zoom", "Zoom", id="view.zoom",
-                tooltip="the focused pane fills the screen (tab picks the pane); z again or "
-                "escape: back"),
+                tooltip="the focused pane fills the screen (tab picks the pane; from the turn "
+                "list, the program pane); z again or escape: back"),
         Binding("W", "toggle_wrap_code", "Wrap code", id="view.wrap_code", show=False,
                 tooltip="the program's long lines wrapped, each continuation marked ↪; again: "
                 "one line each, scrolled sideways"),
@@ -50,10 +50,14 @@ class PaneLayoutActions:
         self.maximize(pane, container=False)
 
     def action_zoom(self) -> None:
+        """The focused pane fills the screen; from the turn list, which is as wide as its
+        columns already, the program pane does (the turn's code, the widest need)."""
         if self.maximized is not None:
             self.minimize()
-        elif self.focused is not None:
-            self.maximize(self.focused)
+        elif self.focused is not None and not self.maximize(self.focused):
+            self._zoom(self.query_one(ProgramPanel))
+            self.notify("the turn list is as wide as it needs: zoomed the program pane "
+                        "(z: back; tab picks the pane to zoom)")
 
     def watch_maximized(self, maximized: Widget | None) -> None:
         """Escape restores a zoomed pane too (Textual's own binding): remember either way."""

@@ -101,7 +101,8 @@ class TokenScreen(ModalScreen[str | None]):
 
     tokens: reactive[TokenView | None] = reactive(None, init=False)
 
-    def __init__(self, view: TraceView, turn: int, model: str | None = None, **kwargs) -> None:
+    def __init__(self, view: TraceView, turn: int, model: str | None = None,
+                 caching: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self.turn = turn
         recorded = view.recorded_opts
@@ -115,7 +116,7 @@ class TokenScreen(ModalScreen[str | None]):
             table = NO_PRICES
             self.problems.append((f"{e}; costs are unknown", "warning"))
         try:
-            self.set_reactive(TokenScreen.tokens, TokenView.of(view, table, model))
+            self.set_reactive(TokenScreen.tokens, TokenView.of(view, table, model, caching))
         except Exception as e:       # a trace the counts cannot be made for: say so, don't crash
             self.problems.append((f"token view: {e}", "error"))
 
@@ -179,8 +180,11 @@ class TokenScreen(ModalScreen[str | None]):
             self.tokens = self.tokens.step_model(step)
 
     def action_toggle_caching(self) -> None:
+        """Costs with prompt caching or without, here and in the main screen's header, for
+        every trace opened while the app runs."""
         if self.tokens is not None:
             self.tokens = self.tokens.with_caching(not self.tokens.caching)
+            self.app.caching = self.tokens.caching
 
     def action_close(self) -> None:
         self.dismiss(self.tokens.model if self.tokens is not None else None)

@@ -19,6 +19,7 @@ from textual.widgets import Footer, ProgressBar, Select
 from textual.worker import get_current_worker
 
 from engine.history import strategy_order
+from engine.llm import spec_model
 from engine.trace import Trace
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.pane_layout import PaneLayoutActions
@@ -150,7 +151,9 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
 
     def on_mount(self) -> None:
         if not self.view.all_counted:
-            self.count_turns(self.view)
+            self.count_turns(self.view, self.caching_model)
+        else:
+            self.header_info = self.shown_header(self.view.header(self.caching_model))
 
     # --- state ------------------------------------------------------------------------------
     @property
@@ -169,19 +172,29 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
     def strategies(self) -> tuple[str, ...]:
         return STRATEGY_CYCLE
 
+    @property
+    def caching_model(self) -> str | None:
+        """The model whose provider's prompt caching the header's cost saving is figured
+        with: the token view's price model, else the trace's LLM; None when the user switched
+        caching off (`c` in the token view)."""
+        if not self.app.caching:
+            return None
+        return self.price_model or spec_model(self.view.trace.agent.llm)
+
     def watch_view(self, view: TraceView) -> None:
         """The selected turn first (its panes count one request), then every other count."""
         self.current = self._turn_view()
         if self.is_mounted:
             self.query_one(OptionsPanel).show_opts(view.opts)
             self.query_one("#counting", ProgressBar).update(progress=0)
-        self.count_turns(view)
+        self.count_turns(view, self.caching_model)
 
     # a description, else Textual builds one from repr(view): the whole trace
     @work(thread=True, exclusive=True, group="counts", description="count every turn")
-    def count_turns(self, view: TraceView) -> None:
+    def count_turns(self, view: TraceView, caching_model: str | None) -> None:
         """Render and count every turn, saying how far it got every COUNTING_NOTE_S; each
-        turn's panes are made once too, so their texts are ready when a key shows the turn."""
+        turn's panes are made once too, so their texts are ready when a key shows the turn;
+        then the header's totals (with `caching_model`'s prompt caching, see `caching_model`)."""
         worker = get_current_worker()
         noted = time.monotonic()
         for i, turn in enumerate(view.trace.turns):
@@ -191,7 +204,7 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
             if time.monotonic() - noted >= COUNTING_NOTE_S:
                 self.post_message(self.Counting(view, i + 1))
                 noted = time.monotonic()
-        self.post_message(self.Counted(view, view.rows(), view.header()))
+        self.post_message(self.Counted(view, view.rows(), view.header(caching_model)))
 
     def on_trace_screen_counting(self, event: Counting) -> None:
         if event.view is self.view:
@@ -255,11 +268,13 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         self.app.push_screen(RunInfoScreen(run_info(self.view.trace, self.view.calls())))
 
     def action_tokens(self) -> None:
-        self.app.push_screen(TokenScreen(self.view, self.turn, model=self.price_model),
-                             self._tokens_closed)
+        self.app.push_screen(TokenScreen(self.view, self.turn, model=self.price_model,
+                                         caching=self.app.caching), self._tokens_closed)
 
     def _tokens_closed(self, model: str | None) -> None:
         self.price_model = model          # the next opening shows the same model
+        if self.view.all_counted:         # the header's saving follows model and caching
+            self.header_info = self.shown_header(self.view.header(self.caching_model))
 
     def set_strategy(self, name: str) -> None:
         self.view = self.view.with_strategy(name)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engine.history import Turn
 from engine.llm import spec_model
 from engine.tokens import (CacheSplit, PriceTable, TokenCounter, cache_policy, cache_prices,
-                           load_prices, recorded_splits, turn_cost)
+                           load_prices, turn_cost)
 from engine.trace import Trace
 
 
@@ -52,12 +52,6 @@ def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTabl
                     c.output_tokens, c.output_counted, c.cached_tokens, turn.llm_ms,
                     turn.run_ms, c.usd, response.finish_reason if response is not None else None,
                     c.usd_reported)
-
-
-def call_views(trace: Trace, counter: TokenCounter, prices: PriceTable) -> tuple[CallView, ...]:
-    """Every turn's call; the cache model splits the recorded requests of the run once."""
-    splits = recorded_splits(trace.turns, counter, spec_model(trace.agent.llm))
-    return tuple(call_view(t, trace, counter, prices, s) for t, s in zip(trace.turns, splits))
 
 
 def run_totals(calls: list[CallView]) -> RunTotals:

@@ -14,6 +14,8 @@ RULES = {"check": "check(step)", "expected": "returns `expected`", "returned": "
 MARKS = "123456789abcdefghijklmnopqrstuvwxyz"      # a set's mark in the chart: its place
 
 
+STOPPED = " · stopped before its end"      # the title of an experiment a run is missing from
+
 @dataclass(frozen=True)
 class ExperimentView:
     folder: Path
@@ -29,7 +31,7 @@ class ExperimentView:
     @property
     def title(self) -> str:
         d = self.doc
-        done = "" if d.get("finished") else " · stopped before its end"
+        done = "" if d.get("finished") else STOPPED
         return (f"{d.get('agent_name', '?')} · LLM {d['llm']} · seed {d['seed']} · "
                 f"{len(d['runs'])} runs · success: {RULES.get(d.get('success_rule'), '?')}{done}")
 

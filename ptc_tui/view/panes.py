@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from engine.history import HistoryOpts, Turn, type_of
 from engine.history.samples import sample_text
@@ -106,8 +107,14 @@ class MemoryRow:
     doc: str | None
     defined_in: int | None    # the turn that last defined it (None: never seen defined)
     changed: bool             # defined or redefined in this turn
-    whole: str = ""           # the whole value, pretty-printed over several lines (cut late)
     defined_before: tuple[int, ...] = ()   # earlier turns that defined it, oldest first
+    value: object = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def whole(self) -> str:
+        """The whole value, pretty-printed over several lines (cut late): made when the row
+        is chosen, not for every row of every turn shown."""
+        return clipped(pretty(self.value))
 
 
 def error_view(error: PtcError | None) -> ErrorView | None:
@@ -133,8 +140,9 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
                 samples: dict | None = None) -> tuple[MemoryRow, ...]:
     """The memory after turn `number`; a failed turn's definitions were rolled back, so only
     turns without an error count as defining a name. `samples` keeps each value's sample text
-    and pretty-printed text between calls (the turns of a run share most of their memory's
-    values, so a key press on a long run prints only the values its turn changed)."""
+    between calls (the turns of a run share most of their memory's values, so a key press on a
+    long run samples only the values its turn changed); the whole value is printed only for
+    the row chosen (`MemoryRow.whole`)."""
     samples = {} if samples is None else samples
 
     def kept(value, key: tuple, make) -> str | None:
@@ -147,8 +155,6 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
         return kept(value, (id(value), opts.sample_limit, opts.sample_printable_limit),
                     lambda v: sample_text(v, opts.sample_limit, opts.sample_printable_limit))
 
-    def whole(value) -> str:
-        return kept(value, (id(value), "whole"), lambda v: clipped(pretty(v)))
     defined: dict[str, list[int]] = {}
     docs: dict[str, str | None] = {}
     for n in sorted(k for k in turns if k <= number):
@@ -164,5 +170,5 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
         rows.append(MemoryRow(name, type_of(value),
                               sample(value),
                               docs.get(name), by[-1] if by else None, bool(by) and by[-1] == number,
-                              whole(value), tuple(by[:-1])))
+                              tuple(by[:-1]), value))
     return tuple(rows)

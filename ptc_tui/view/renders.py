@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from engine.history import STRATEGIES, HistoryOpts, RenderStats, iter_requests
 from engine.llm import spec_model
-from engine.tokens import MessageCounts, TokenCounter, encoding_for_model
+from engine.tokens import (CachePolicy, CacheSplit, MessageCounts, RunCache, TokenCounter,
+                           cache_policy, cache_splits, encoding_for_model, sent_times)
 from engine.trace import Trace
 
 
@@ -57,7 +58,10 @@ class Rendering:
     opts: HistoryOpts
     requests: Requests
     counter: TokenCounter = field(repr=False, compare=False)
+    sent_at: tuple[float, ...] = field(default=(), repr=False, compare=False)  # per request, s
     _counts: dict[int, MessageCounts] = field(default_factory=dict, repr=False, compare=False)
+    _splits: dict[CachePolicy, tuple[CacheSplit, ...]] = field(default_factory=dict, repr=False,
+                                                               compare=False)
 
     def count(self, i: int) -> MessageCounts:
         """The token counts of request `i` (0-based), counted once."""
@@ -78,6 +82,16 @@ class Rendering:
     def total(self) -> int:
         return sum(c.total for c in self.counts)
 
+    def cache_splits(self, policy: CachePolicy) -> tuple[CacheSplit, ...]:
+        """Every request split by the cache model of `policy`, once per policy: the header,
+        each opening of the token view and a change of an option this strategy does not read
+        all reuse it."""
+        splits = self._splits.get(policy)
+        if splits is None:
+            splits = self._splits[policy] = tuple(cache_splits(
+                [m for m, _ in self.requests], self.counts, self.sent_at, policy, self.counter))
+        return splits
+
 
 class Renders:
     """One per loaded trace: the trace is immutable, so a rendering never goes stale."""
@@ -87,7 +101,11 @@ class Renders:
         self.counter = counter if counter is not None else TokenCounter(
             encoding_for_model(spec_model(trace.agent.llm)))
         self._cache: dict[tuple, Rendering] = {}
+        self.sent_at = tuple(sent_times(trace.turns))     # when each request was sent, s
         self.calls: dict = {}               # turn index -> its CallView, made once
+        self._recorded_cache = RunCache(cache_policy(spec_model(trace.agent.llm)), self.counter)
+        self._recorded_splits: list[CacheSplit] = []
+        self._recorded_lock = threading.Lock()
         self.dropped_texts: dict = {}       # what requests left out, as text (dropped_items)
         self.samples: dict = {}             # memory values' sample texts (memory_rows)
 
@@ -103,8 +121,20 @@ class Renders:
                 requests = iter_requests(opts.strategy, self.trace.turns, self.trace.context(),
                                          opts)
             cached = self._cache[key] = Rendering(
-                opts, Requests(requests, len(self.trace.turns)), self.counter)
+                opts, Requests(requests, len(self.trace.turns)), self.counter, self.sent_at)
         return cached
+
+    def recorded_split(self, i: int) -> CacheSplit:
+        """Turn `i`'s (0-based) recorded request split by the cache model of the trace's LLM.
+        The model sees each request once, in order, up to the latest asked for: a turn costs
+        one more request, not the whole run before it again."""
+        with self._recorded_lock:         # the counting thread and the UI thread both ask
+            done = self._recorded_splits
+            while len(done) <= i:
+                messages = self.trace.turns[len(done)].messages
+                done.append(self._recorded_cache.send(
+                    messages, self.counter.count_messages(messages), self.sent_at[len(done)]))
+        return done[i]
 
     def recorded(self) -> list:
         """A run imported from the reference implementation, under the options it was

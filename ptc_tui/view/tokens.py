@@ -4,6 +4,7 @@ with prompt caching or without, all plain data (no Textual, no Rich)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.history import BASELINE, strategy_order
@@ -12,6 +13,7 @@ from engine.tokens import (CachePolicy, CacheRuns, CacheSplit, Price, PriceTable
                            caching_cost, cost)
 from engine.tokens.models import bare_model
 from ptc_tui.view.formats import cost_text, per_million_text, percent_text
+from ptc_tui.view.renders import Rendering
 from ptc_tui.view.token_stats import TokenStats, saving_percent, stats_from_counts
 from ptc_tui.view.trace_view import TraceView
 
@@ -59,6 +61,16 @@ def model_label(name: str | None, own: bool = False) -> str:
 
 
 @dataclass(frozen=True)
+class RenderedRuns:
+    """Every strategy's rendering under the main view's options, split by the cache model as
+    `CacheRuns` splits them, each kept with its rendering (`Rendering.cache_splits`)."""
+    renderings: Mapping[str, Rendering]
+
+    def splits(self, strategy: str, policy: CachePolicy) -> tuple[CacheSplit, ...]:
+        return self.renderings[strategy].cache_splits(policy)
+
+
+@dataclass(frozen=True)
 class TokenView:
     stats: TokenStats
     table: PriceTable
@@ -66,7 +78,7 @@ class TokenView:
     model: str | None          # the model whose prices are shown
     current: str               # the main view's strategy
     recorded: str              # the strategy the trace was run with
-    runs: CacheRuns | None = field(default=None, compare=False, repr=False)
+    runs: CacheRuns | RenderedRuns | None = field(default=None, compare=False, repr=False)
     caching: bool = True       # costs with the provider's prompt caching (else without)
 
     @classmethod
@@ -82,9 +94,7 @@ class TokenView:
         own = spec_model(view.trace.agent.llm)
         stats = stats_from_counts(view.trace, strategies, view.opts, own,
                                   view.renders.counter.encoding, None, per_strategy)
-        runs = CacheRuns(view.trace.turns, {s: [m for m, _ in r.requests]
-                                            for s, r in renderings.items()},
-                         counts, view.renders.counter)
+        runs = RenderedRuns(renderings)
         choices = model_choices(own, table)
         chosen = model if model in choices else choices[0]
         return cls(stats, table, choices, chosen, view.strategy,

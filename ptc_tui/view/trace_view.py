@@ -7,16 +7,15 @@ import difflib
 import itertools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 from engine.history import BASELINE, HistoryOpts, Turn
 from engine.lisp import Keyword
-from engine.llm import spec_model
-from engine.tokens import recorded_splits
+from engine.tokens import cache_policy, caching_cost
 from engine.trace import Trace
-from ptc_tui.view.calls import (CallView, RunTotals, call_view, call_views, prices_or_none,
-                                run_totals)
+from ptc_tui.view.calls import CallView, RunTotals, call_view, prices_or_none, run_totals
+from ptc_tui.view.token_stats import saving_percent
 from ptc_tui.view.dropped import dropped_items
 from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane,
                                 memory_rows, program_pane)
@@ -53,6 +52,14 @@ class TurnView:
 
 
 @dataclass(frozen=True)
+class CachingSaving:
+    """The shown strategy's input cost with a provider's prompt caching against `full`'s."""
+    model: str                        # the model whose prices were applied
+    saved_percent: float | None       # less than full's, in % of it (negative: more; None:
+                                      # the price is unknown)
+
+
+@dataclass(frozen=True)
 class Header:
     mission: str              # first line
     mission_full: str
@@ -69,6 +76,8 @@ class Header:
     recorded_limits: tuple[tuple[str, object], ...] = ()
     totals: RunTotals | None = None   # the recorded LLM calls, summed (None: no call yet)
     failed_call: str | None = None    # a live run's LLM call that failed (n retries it)
+    caching: CachingSaving | None = None  # caching on (the token view's `c`) for a provider
+                                          # that caches: the cost saving with it
 
     @property
     def what_if(self) -> bool:
@@ -195,28 +204,16 @@ class TraceView:
                         self.call(i), self.what_if)
 
     def call(self, i: int) -> CallView:
-        """Turn `i`'s (0-based) LLM call as recorded (the same under any options: made once).
-        The cache model needs the requests before a turn, not after: a missing call is made
-        with every one before it, and with as many again after it (at most), so that making
-        the calls turn by turn splits the run's requests a few times, not once per turn."""
+        """Turn `i`'s (0-based) LLM call as recorded (the same under any options: made once)."""
         calls = self.renders.calls
         if i not in calls:
-            n = min(len(self.trace.turns), max(i + 1, 2 * len(calls)))
-            turns = self.trace.turns[:n]
-            splits = recorded_splits(turns, self.renders.counter, spec_model(self.trace.agent.llm))
-            prices = prices_or_none()
-            for j, (turn, split) in enumerate(zip(turns, splits)):
-                if j not in calls:
-                    calls[j] = call_view(turn, self.trace, self.renders.counter, prices, split)
+            calls[i] = call_view(self.trace.turns[i], self.trace, self.renders.counter,
+                                 prices_or_none(), self.renders.recorded_split(i))
         return calls[i]
 
     def calls(self) -> tuple[CallView, ...]:
-        """Every turn's LLM call as recorded (the same under any options: made once a trace);
-        the cache model splits the recorded requests of the whole run once."""
-        calls, n = self.renders.calls, len(self.trace.turns)
-        if len(calls) < n:
-            calls.update(enumerate(call_views(self.trace, self.renders.counter, prices_or_none())))
-        return tuple(calls[i] for i in range(n))
+        """Every turn's LLM call as recorded (the same under any options: made once a trace)."""
+        return tuple(self.call(i) for i in range(len(self.trace.turns)))
 
     def _request_note(self, number: int) -> str | None:
         """For a turn a fork took over from a parent run under other history options: the
@@ -230,12 +227,26 @@ class TraceView:
         return ("recorded by the parent under its own options; shown re-rendered under the "
                 "options on screen (a what-if)")
 
-    def header(self) -> Header:
-        """The header with every total (every turn rendered and counted)."""
+    def header(self, caching_model: str | None = None) -> Header:
+        """The header with every total (every turn rendered and counted); with a
+        `caching_model`, the cost saving with its provider's prompt caching too."""
         tokens, full = self.rendering.total, self.full_rendering.total
-        return self._header(tokens, full, full - tokens,
-                            100.0 * (full - tokens) / full if full else None,
-                            run_totals(self.calls()) if self.trace.turns else None)
+        header = self._header(tokens, full, full - tokens,
+                              100.0 * (full - tokens) / full if full else None,
+                              run_totals(self.calls()) if self.trace.turns else None)
+        return replace(header, caching=self.caching_saving(caching_model))
+
+    def caching_saving(self, model: str | None) -> CachingSaving | None:
+        """The shown strategy's input cost with the prompt caching of `model`'s provider
+        against `full`'s, at `model`'s prices (None: no model, or a provider that caches
+        nothing, where the saving is the token saving)."""
+        policy = cache_policy(model)
+        if model is None or not policy.caches:
+            return None
+        price = prices_or_none().price_for(model)
+        full, shown = (caching_cost(price, policy, r.cache_splits(policy))
+                       for r in (self.full_rendering, self.rendering))
+        return CachingSaving(model, saving_percent(full, shown))
 
     def header_so_far(self) -> Header:
         """The header without the totals that need every turn counted (quick at any length)."""

@@ -20,6 +20,9 @@ from ptc_tui.widgets.text_panel import TextPanel, section
 COLUMNS = ("", "name", "type", "turn", "sample", "doc")
 SAMPLE = COLUMNS.index("sample")
 MIN_SAMPLE_WIDTH = 12
+# Left out, in this order, where the sample would be narrower than MIN_SAMPLE_WIDTH (off the
+# pane's edge): the definition under the table shows both.
+DROPPED_WHEN_NARROW = (COLUMNS.index("turn"), COLUMNS.index("type"))
 
 
 def row_cells(row: MemoryRow) -> tuple[Text, ...]:
@@ -29,16 +32,24 @@ def row_cells(row: MemoryRow) -> tuple[Text, ...]:
             literal(row.sample or ""), literal(row.doc or "", "italic"))
 
 
-def column_widths(rows: tuple[MemoryRow, ...], room: int) -> list[int | None]:
-    """Fixed widths for the short columns, what `room` cells leave for the sample (never under
-    MIN_SAMPLE_WIDTH), and the doc's own width (it is read whole below the table)."""
+def column_layout(rows: tuple[MemoryRow, ...], room: int) -> list[tuple[int, int]]:
+    """The columns shown in `room` cells, as (index in COLUMNS, width): the short ones at the
+    width they need, the sample what they leave (turn, then type, left out rather than the
+    sample under MIN_SAMPLE_WIDTH), and the doc its own width (read whole below the table)."""
     cells = [row_cells(r) for r in rows]
     widths = [max([len(label), *(c[i].cell_len for c in cells)]) for i, label in
               enumerate(COLUMNS)]
-    padding = 2 * (SAMPLE + 1)                 # cell padding, one each side, up to the sample
-    left = room - padding - sum(widths[:SAMPLE])
-    widths[SAMPLE] = max(min(left, widths[SAMPLE]), MIN_SAMPLE_WIDTH)
-    return widths
+    shown = list(range(len(COLUMNS)))
+
+    def left() -> int:
+        short = [i for i in shown if i < SAMPLE]
+        return room - 2 * (len(short) + 1) - sum(widths[i] for i in short)   # 1 padding a side
+    for column in DROPPED_WHEN_NARROW:
+        if left() >= min(widths[SAMPLE], MIN_SAMPLE_WIDTH):
+            break
+        shown.remove(column)
+    widths[SAMPLE] = max(min(left(), widths[SAMPLE]), MIN_SAMPLE_WIDTH)
+    return [(i, widths[i]) for i in shown]
 
 
 def definition_text(row: MemoryRow) -> Text:
@@ -114,10 +125,12 @@ class MemoryPanel(DataTable):
         self.room = self.scrollable_content_region.width
         with self.prevent(DataTable.RowHighlighted):
             self.clear(columns=True)
-            for label, width in zip(COLUMNS, column_widths(self.rows_shown, self.room)):
-                self.add_column(label, width=width)
+            layout = column_layout(self.rows_shown, self.room)
+            for i, width in layout:
+                self.add_column(COLUMNS[i], key=COLUMNS[i] or "changed", width=width)
             for row in self.rows_shown:
-                self.add_row(*row_cells(row))
+                cells = row_cells(row)
+                self.add_row(*(cells[i] for i, _ in layout))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

@@ -8,6 +8,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ptc_tui.view import Header
+from ptc_tui.view.trace_view import CachingSaving
 from ptc_tui.view.calls import RunTotals, ms_text
 from ptc_tui.view.formats import cost_text, percent_text
 from ptc_tui.widgets.literal import literal
@@ -35,6 +36,21 @@ def totals_text(t: RunTotals) -> str:
     return (f"in {mark}{t.input_tokens:,} · out {mark}{t.output_tokens:,} tokens · "
             f"took {ms_text(t.llm_ms + t.run_ms)} · cost {cost_text(t.cost)}"
             f"{' reported' * t.cost_reported}")
+
+
+def caching_text(c: CachingSaving) -> Text:
+    """` · with prompt caching (gpt-4.1): costs 21.0% less than full`: the strategy's saving
+    once the provider's prompt cache is billed, at the token view's price model (c: without)."""
+    text = Text(" · with prompt caching (")
+    text.append_text(literal(c.model))
+    text.append("): ")
+    if c.saved_percent is None:
+        text.append("cost against full unknown")
+    elif c.saved_percent >= 0:
+        text.append(f"costs {c.saved_percent:.1f}% less than full", "green")
+    else:
+        text.append(f"costs {-c.saved_percent:.1f}% more than full", "red")
+    return text
 
 
 def header_text(h: Header) -> Text:
@@ -67,6 +83,8 @@ def header_text(h: Header) -> Text:
                     f"({percent_text(abs(h.saved_percent))})", "green" if fewer else "red")
     elif h.saved_percent is not None:
         text.append(", as many as full")
+    if h.caching is not None and h.tokens is not None:
+        text.append_text(caching_text(h.caching))
     if h.failed_call:
         text.append("\n")
         text.append_text(literal(h.failed_call, "bold red"))

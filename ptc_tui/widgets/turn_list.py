@@ -59,6 +59,8 @@ def column_widths(rows: tuple[TurnRow, ...]) -> tuple[int, ...]:
 class TurnList(DataTable):
     """The turns of the trace; the cursor follows the screen's selected turn."""
 
+    ALLOW_MAXIMIZE = False       # as wide as its columns: `z` zooms the program pane instead
+
     DEFAULT_CSS = """
     TurnList {
         width: 28;                     /* until the rows are known: then as wide as they need */

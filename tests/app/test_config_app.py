@@ -78,6 +78,22 @@ async def test_the_theme_strategy_limits_and_price_model_a_trace_opens_with(tmp_
         assert isinstance(app.screen, TokenScreen) and app.screen.tokens.model == "gpt-4o-mini"
 
 
+async def test_caching_off_in_the_file_is_where_the_app_starts(tmp_path):
+    config = configured(tmp_path, '[prices]\nmodel = "gpt-4.1"\ncaching = false\n')
+    app = PtcApp(sample("tool_heavy"), config=config)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        assert app.caching is False and app.screen.header_info.caching is None
+        await pilot.press("v")
+        await pilot.pause()
+        assert not app.screen.tokens.caching
+    config = configured(tmp_path, '[prices]\nmodel = "gpt-4.1"\n')
+    app = PtcApp(sample("tool_heavy"), config=config)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        assert app.caching is True and app.screen.header_info.caching.model == "gpt-4.1"
+
+
 async def test_without_a_config_a_trace_opens_as_recorded():
     app = PtcApp(sample("error_recovery"))
     async with app.run_test(size=WIDE) as pilot:

@@ -137,6 +137,7 @@ async def test_ctrl_c_stops_it_keeping_the_finished_runs(runs_folder, gate, noti
         await until(pilot, lambda: not live.running and "stopped after" in header(screen),
                     "the experiment stopped")
         assert "stopped after 1 of 4 runs; --resume continues" in header(screen)
+        assert header(screen).count("stopped") == 1          # said once, not in the title too
         assert runs_shown(screen) == 1 and not live.finished
         assert screen.check_action("stop_experiment", ()) is False
     doc = load_experiment(runs_folder)

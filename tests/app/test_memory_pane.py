@@ -8,7 +8,7 @@ import pytest
 from engine.trace import load_trace, save_trace
 from ptc_tui.app import PtcApp
 from ptc_tui.widgets import MemoryPanel
-from ptc_tui.widgets.memory_panel import MIN_SAMPLE_WIDTH, SAMPLE, MemoryDetail
+from ptc_tui.widgets.memory_panel import MIN_SAMPLE_WIDTH, MemoryDetail
 from tests.app.conftest import WIDE, sample
 
 pytestmark = pytest.mark.anyio
@@ -109,17 +109,61 @@ async def test_the_definition_is_shown_literally(tmp_path):
         assert "[bold red]x[/]" in drawn and "\x1b" not in drawn
 
 
+def sample_room(table: MemoryPanel) -> int:
+    """The cells the shown columns before the sample leave it (each padded one a side)."""
+    keys = list(table.columns)
+    before = [table.columns[k] for k in keys[:keys.index("sample")]]
+    return (table.scrollable_content_region.width
+            - sum(c.get_render_width(table) for c in before) - 2)
+
+
 async def test_the_sample_column_takes_the_width_the_pane_leaves():
     app = PtcApp(sample("long_exploration"))
     async with app.run_test(size=WIDE) as pilot:
         table = await to_memory_row(app, pilot, REDEFINED)
-        narrow = list(table.columns.values())[SAMPLE].width
+        narrow = table.columns["sample"].width
+        assert narrow >= MIN_SAMPLE_WIDTH and narrow == sample_room(table)
         await pilot.press("z")                                   # the pane zoomed: more room
         await pilot.pause()
-        columns = list(table.columns.values())
-        wide = columns[SAMPLE].width
+        wide = table.columns["sample"].width
         longest = max(len(r.sample or "") for r in table.rows_shown)
-        room = table.scrollable_content_region.width
-        assert narrow == MIN_SAMPLE_WIDTH and wide > narrow
-        assert wide == min(longest, room - sum(c.get_render_width(table)
-                                               for c in columns[:SAMPLE]) - 2)
+        assert "type" in table.columns and "turn" in table.columns     # room for every column
+        assert wide > narrow and wide == min(longest, sample_room(table))
+
+
+async def test_at_160_columns_the_sample_is_on_screen_beside_the_names():
+    """strategy_comparison at 160x45: the memory pane is the narrowest; the turn and type
+    columns (the definition below shows them) make way for the sample, never the sample
+    pushed off the pane's edge."""
+    app = PtcApp(sample("strategy_comparison"))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("colon", "5", "enter")
+        await pilot.pause()
+        table = app.screen.query_one(MemoryPanel)
+        assert len(table.rows_shown) == 8
+        width = table.columns["sample"].width
+        assert width >= MIN_SAMPLE_WIDTH and width == sample_room(table)
+        assert list(table.columns)[:3] == ["changed", "name", "sample"]
+        region = table.scrollable_content_region
+        assert sum(c.get_render_width(table) for c in list(table.columns.values())[:3]) \
+            <= region.width                                     # the sample's cells on screen
+        first = table.rows_shown[0]
+        line = table.render_line(table.header_height).text      # the first row as drawn
+        assert first.name in line and first.sample[:width - 1] in line
+
+
+async def test_only_the_chosen_definition_is_pretty_printed(monkeypatch):
+    from ptc_tui.view import panes
+    printed = []
+    real = panes.pretty
+    monkeypatch.setattr(panes, "pretty", lambda value: printed.append(value) or real(value))
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("colon", *str(TURN), "enter")
+        await pilot.pause()
+        table = app.screen.query_one(MemoryPanel)
+        assert len(table.rows_shown) > 2
+        assert {id(v) for v in printed} == {id(table.chosen.value)}
+        await pilot.press("tab", "tab", "tab", "down")         # the next row: printed then
+        await pilot.pause()
+        assert {id(v) for v in printed} == {id(r.value) for r in table.rows_shown[:2]}

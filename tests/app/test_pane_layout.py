@@ -53,6 +53,26 @@ async def test_z_zooms_the_focused_pane_and_z_or_escape_restores_it(pane, tabs):
         assert screen.maximized is None and app.pane_layout.zoomed is None
 
 
+async def test_z_from_the_turn_list_zooms_the_program_pane_and_says_so(notified):
+    app = PtcApp(sample("strategy_comparison"))
+    async with app.run_test(size=WIDE) as pilot:
+        screen = app.screen
+        assert isinstance(app.focused, TurnList)              # where the app starts
+        await pilot.press("z")
+        await pilot.pause()
+        program = screen.query_one(ProgramPanel)
+        assert screen.maximized is program and app.focused is program
+        assert program.region.width == WIDE[0]
+        assert not screen.query_one(TurnList).region
+        assert notified[-1].startswith("the turn list is as wide as it needs: zoomed the "
+                                       "program pane")
+        await pilot.press("j")                                # keys still move the turn
+        assert screen.turn == 2
+        await pilot.press("z")
+        await pilot.pause()
+        assert screen.maximized is None and screen.query_one(TurnList).region
+
+
 async def test_program_code_scrolls_sideways_until_w_wraps_it(view_of):
     view = view_of("strategy_comparison")
     code = view.turn(LONG_LINE_TURN).program.program

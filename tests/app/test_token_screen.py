@@ -262,3 +262,43 @@ async def test_reported_cache_reads_are_shown_beside_the_models(tmp_path):
         text = str(screen.query_one("#token-reported", Static).content)
         assert f"cached: {1024 * (len(turns) - 1):,} reported, {modelled:,} by the cache " \
             f"model ({len(turns)} turns)" in text
+
+
+def as_gpt41(tmp_path):
+    """tool_heavy as if openai:gpt-4.1 had run it: a provider that caches prompts."""
+    import dataclasses
+
+    from engine.trace import load_trace, save_trace
+    trace = load_trace(sample("tool_heavy"))
+    path = tmp_path / "tool_heavy_gpt41.json"
+    save_trace(dataclasses.replace(trace, agent=dataclasses.replace(
+        trace.agent, llm="openai:gpt-4.1")), path)
+    return path
+
+
+async def test_the_headers_saving_follows_the_caching_choice(tmp_path, view_of):
+    from ptc_tui.widgets import TraceHeader
+    from tests.app.conftest import settle
+    path = as_gpt41(tmp_path)
+    app = PtcApp(path)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        main = app.screen
+        saving = main.view.caching_saving("openai:gpt-4.1")
+        assert saving.saved_percent < 0 < main.header_info.saved  # fewer tokens, dearer
+        header = main.query_one(TraceHeader)
+        said = (f"with prompt caching (openai:gpt-4.1): costs "
+                f"{-saving.saved_percent:.1f}% more than full")
+        assert main.header_info.caching == saving and said in str(header.content)
+        await pilot.press("v", "c", "escape")                   # caching off in the token view
+        await pilot.pause()
+        assert app.screen is main and app.caching is False
+        assert main.header_info.caching is None
+        assert "prompt caching" not in str(header.content)
+        assert "fewer than full" in str(header.content)          # the token saving stays
+        await pilot.press("v")                                   # the token view: still off
+        await pilot.pause()
+        assert not app.screen.tokens.caching
+        await pilot.press("c", "escape")
+        await pilot.pause()
+        assert app.caching and said in str(header.content)

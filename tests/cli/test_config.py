@@ -67,6 +67,12 @@ def test_the_pricing_model_is_the_default_of_model_and_the_flag_wins(config_file
                                             "claude-haiku-4-5").out
 
 
+def test_caching_off_in_the_file_is_the_default_of_stats(config_file, cli):
+    assert "costs without prompt caching" not in cli("stats", PRODUCT_TRACE).out
+    config_file('[prices]\ncaching = false\n')
+    assert "costs without prompt caching (--no-cache)" in cli("stats", PRODUCT_TRACE).out
+
+
 def test_llm_options_default_every_llm_command_s_flags_and_flags_win(tmp_path):
     """The file meets the command line in one place: the LLM options' flags (as `run`, `fork`
     and `experiment` take them) get the file's values as defaults."""

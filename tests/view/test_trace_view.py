@@ -129,3 +129,43 @@ def test_the_headers_run_cost_is_the_recorded_calls_with_the_cache_model():
     assert [c.cached_tokens for c in view.calls()] == [c.cached_tokens for c in calls]
     assert any(c.cached_tokens for c in calls)
     assert view.header().totals.cost == pytest.approx(total_cost(calls).usd)
+
+
+def gpt41(name: str):
+    """A sample trace as if run by openai:gpt-4.1 (the scripted samples' LLM caches nothing)."""
+    import dataclasses
+
+    from engine.trace import load_trace
+    from sample_traces import HERE
+    trace = load_trace(HERE / f"{name}.json")
+    return dataclasses.replace(trace, agent=dataclasses.replace(trace.agent,
+                                                                llm="openai:gpt-4.1"))
+
+
+def test_a_turns_call_asked_first_has_the_split_of_the_whole_run():
+    """The cache model sees the recorded requests in order however the turns are asked for
+    (a long trace's last turn first, then its first), one request more per turn."""
+    from engine.tokens import recorded_splits
+    trace = gpt41("tool_heavy")
+    view = TraceView.of(trace)
+    whole = recorded_splits(trace.turns, TokenCounter(view.renders.counter.encoding),
+                            "openai:gpt-4.1")
+    last = len(trace.turns) - 1
+    assert view.call(last).cached_tokens == whole[last].read > 0
+    assert [c.cached_tokens for c in view.calls()] == [s.read for s in whole]
+
+
+def test_a_strategy_is_split_by_the_cache_model_once_per_rendering():
+    """A change of an option the strategy does not read keeps its rendering and its split:
+    only the strategies that read the option are split again."""
+    from engine.tokens import cache_policy
+    from ptc_tui.view.token_stats import token_stats
+    trace = gpt41("tool_heavy")
+    view = TraceView.of(trace)
+    policy = cache_policy("gpt-4.1")
+    full = view.with_strategy("full").rendering.cache_splits(policy)
+    coalesced = view.rendering.cache_splits(policy)
+    assert full == tuple(t.cache["full"] for t in token_stats(trace, model="gpt-4.1").turns)
+    other = view.with_options(println_limit=view.opts.println_limit + 1)
+    assert other.with_strategy("full").rendering.cache_splits(policy) is full
+    assert other.rendering.cache_splits(policy) is not coalesced
