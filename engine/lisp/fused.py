@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 
 from engine.lisp import nodes as N
+from engine.lisp import pyast as P
 from engine.lisp.builtins.registry import BUILTINS
 from engine.lisp.helpers import helper
 from engine.lisp.inline import INLINE_ONE_ARGUMENT, inline_call
@@ -94,7 +95,7 @@ def _builtin_comprehension(c, kind: str, fn: N.BuiltinRef, coll) -> ast.expr:
     b = BUILTINS[fn.name]
     pyname = f"{b.pyname}__1" if 1 in b.variants else b.pyname
     ref = N.LocalRef(N.Binding(item, item, None), fn.span)
-    value = inline_call(fn.name, [ref], [_load(item)], pyname, c.temp)
+    value = inline_call(fn.name, [ref], [P.load(item)], pyname, c.temp)
     if kind != "map" and not b.returns_bool:
         value = _truthy(c, value)
     return _in_place(c, kind, item, value, coll, True)
@@ -107,23 +108,23 @@ def _in_place(c, kind: str, item: str, value: ast.expr, coll, constant: bool) ->
     deadline is checked before each item, as entering the fn would, or between chunks of
     8,192 items (as the builtin checks it) when each item takes constant time."""
     source = c.temp()
-    items = _call(helper("_items"), ast.Constant(kind), _load(source))
+    items = P.call(helper("_items"), ast.Constant(kind), P.load(source))
     if kind == "map":
         element, tests = value, []
     else:
-        element, tests = _load(item), [ast.UnaryOp(ast.Not(), value) if kind == "remove"
+        element, tests = P.load(item), [ast.UnaryOp(ast.Not(), value) if kind == "remove"
                                        else value]
     if constant:
         part = c.temp()
-        loops = [ast.comprehension(ast.Name(part, ast.Store()), _call(helper("_chunks"), items), [], 0),
-                 ast.comprehension(ast.Name(item, ast.Store()), _load(part), tests, 0)]
+        loops = [ast.comprehension(ast.Name(part, ast.Store()), P.call(helper("_chunks"), items), [], 0),
+                 ast.comprehension(ast.Name(item, ast.Store()), P.load(part), tests, 0)]
     else:
         in_time = ast.BoolOp(ast.Or(), [
-            ast.Compare(_call(helper("_clock")), [ast.LtE()], [_attr("_r", "deadline")]),
-            _call(helper("_timeout"))])
+            ast.Compare(P.call(helper("_clock")), [ast.LtE()], [P.attr("_r", "deadline")]),
+            P.call(helper("_timeout"))])
         tests = [ast.BoolOp(ast.And(), [in_time, *tests])] if tests else [in_time]
         loops = [ast.comprehension(ast.Name(item, ast.Store()), items, tests, 0)]
-    made = _call(helper("_tuple"), ast.ListComp(element, loops))
+    made = P.call(helper("_tuple"), ast.ListComp(element, loops))
     first = ast.NamedExpr(ast.Name(source, ast.Store()), c.expr(coll))
     return ast.Subscript(ast.Tuple([first, made], ast.Load()), ast.Constant(-1), ast.Load())
 
@@ -133,7 +134,7 @@ def _truthy(c, value: ast.expr) -> ast.expr:
     return ast.BoolOp(ast.And(), [
         ast.Compare(ast.NamedExpr(ast.Name(t, ast.Store()), value), [ast.IsNot()],
                     [ast.Constant(None)]),
-        ast.Compare(_load(t), [ast.IsNot()], [ast.Constant(False)])])
+        ast.Compare(P.load(t), [ast.IsNot()], [ast.Constant(False)])])
 
 
 def _reduce_loop(c, n: N.Call) -> ast.expr:
@@ -154,32 +155,20 @@ def _reduce_loop(c, n: N.Call) -> ast.expr:
     acc, item = a.params[0].pyname, a.params[1].pyname
     name = "reduce_" + fn.frame.pyname
     captures = [b.pyname for b in fn.frame.captures]
-    stopped = ast.If(ast.Compare(_call(helper("_type"), _load(acc)), [ast.Is()], [helper("_Reduced")]),
-                     [ast.Return(_attr(acc, "value"))], [])
+    stopped = ast.If(ast.Compare(P.call(helper("_type"), P.load(acc)), [ast.Is()], [helper("_Reduced")]),
+                     [ast.Return(P.attr(acc, "value"))], [])
     step = [ast.Assign([ast.Name(acc, ast.Store())], c.expr(a.body)), stopped]
-    items = c.located(_call(helper("_items"), ast.Constant("reduce"), _load("_coll")), n.span)
+    items = c.located(P.call(helper("_items"), ast.Constant("reduce"), P.load("_coll")), n.span)
     if constant_time(a.body):
-        inner = ast.For(ast.Name(item, ast.Store()), _load("_part"), step, [])
-        loop = ast.For(ast.Name("_part", ast.Store()), _call(helper("_chunks"), items), [inner], [])
+        inner = ast.For(ast.Name(item, ast.Store()), P.load("_part"), step, [])
+        loop = ast.For(ast.Name("_part", ast.Store()), P.call(helper("_chunks"), items), [inner], [])
     else:
-        late = ast.If(ast.Compare(_call(helper("_clock")), [ast.Gt()], [_attr("_r", "deadline")]),
-                      [ast.Expr(_call(helper("_timeout")))], [])
+        late = ast.If(ast.Compare(P.call(helper("_clock")), [ast.Gt()], [P.attr("_r", "deadline")]),
+                      [ast.Expr(P.call(helper("_timeout")))], [])
         loop = ast.For(ast.Name(item, ast.Store()), items, [late, *step], [])
     enter = ast.Assign([ast.Name("_r", ast.Store())], ast.Attribute(helper("_h"), "s", ast.Load()))
     args = ast.arguments([], [ast.arg(p) for p in (*captures, acc, "_coll")], None, [], [],
                          None, [])
-    function = ast.FunctionDef(name, args, [enter, loop, ast.Return(_load(acc))], [], None)
+    function = ast.FunctionDef(name, args, [enter, loop, ast.Return(P.load(acc))], [], None)
     c.add_function(function, fn.span)
-    return _call(name, *map(_load, captures), c.expr(init), c.expr(coll))
-
-
-def _load(name: str) -> ast.Name:
-    return ast.Name(name, ast.Load())
-
-
-def _attr(name: str, attr: str) -> ast.Attribute:
-    return ast.Attribute(_load(name), attr, ast.Load())
-
-
-def _call(fn: str | ast.expr, *args) -> ast.Call:
-    return ast.Call(_load(fn) if type(fn) is str else fn, list(args), [])
+    return P.call(name, *map(P.load, captures), c.expr(init), c.expr(coll))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from engine.lisp import nodes as N
+from engine.lisp import pyast as P
 from engine.lisp.helpers import helper
 from engine.lisp.values import INT_MAX, INT_MIN
 
@@ -30,22 +31,22 @@ def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.e
         op, test, bound = _STEP[name]
         first, (x,) = _evaluated(nodes, args, temp)
         fast = ast.IfExp(ast.Compare(x, [test()], [ast.Constant(bound)]),
-                         ast.BinOp(x, op(), ast.Constant(1)), _call(builtin, x))
-        return ast.IfExp(_ints(first, [x], nodes), fast, _call(builtin, x))
+                         ast.BinOp(x, op(), ast.Constant(1)), P.call(builtin, x))
+        return ast.IfExp(_ints(first, [x], nodes), fast, P.call(builtin, x))
     if name in _SIGN and len(args) == 1:
         first, (x,) = _evaluated(nodes, args, temp)
         fast = ast.Compare(x, [_SIGN[name]()], [ast.Constant(0)])
-        return ast.IfExp(_ints(first, [x], nodes, "_NUMS"), fast, _call(builtin, x))
+        return ast.IfExp(_ints(first, [x], nodes, "_NUMS"), fast, P.call(builtin, x))
     if name in _PARITY and len(args) == 1:
         first, (x,) = _evaluated(nodes, args, temp)
         remainder = ast.BinOp(x, ast.Mod(), ast.Constant(2))
         fast = ast.Compare(remainder, [_PARITY[name]()], [ast.Constant(0)])
-        return ast.IfExp(_ints(first, [x], nodes), fast, _call(builtin, x))
+        return ast.IfExp(_ints(first, [x], nodes), fast, P.call(builtin, x))
     if name == "mod" and len(args) == 2 and type(nodes[1]) is N.Const and \
             type(nodes[1].value) is int and nodes[1].value != 0:
         first, (a, b) = _evaluated(nodes, args, temp)       # (mod n 13): floored, as Python's
         fast = ast.BinOp(a, ast.Mod(), b)
-        return ast.IfExp(_ints(first, [a, b], nodes), fast, _call(builtin, a, b))
+        return ast.IfExp(_ints(first, [a, b], nodes), fast, P.call(builtin, a, b))
     if len(args) != 2 or (name not in _COMPARE and name not in _ARITHMETIC):
         return None
     if not (_simple(nodes[0]) or _simple(nodes[1])):
@@ -53,14 +54,14 @@ def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.e
     first, (a, b) = _evaluated(nodes, args, temp)
     if name in _COMPARE:      # numbers of either kind compare as Python compares them
         fast = ast.Compare(a, [_COMPARE[name]()], [b])
-        return ast.IfExp(_ints(first, [a, b], nodes, "_NUMS"), fast, _call(builtin, a, b))
+        return ast.IfExp(_ints(first, [a, b], nodes, "_NUMS"), fast, P.call(builtin, a, b))
     else:
         result = temp()
         value = ast.NamedExpr(ast.Name(result, ast.Store()), ast.BinOp(a, _ARITHMETIC[name](), b))
         in_range = ast.Compare(ast.Constant(INT_MIN), [ast.LtE(), ast.LtE()],
                                [value, ast.Constant(INT_MAX)])
-        fast = ast.IfExp(in_range, _load(result), _call(builtin, a, b))
-    return ast.IfExp(_ints(first, [a, b], nodes), fast, _call(builtin, a, b))
+        fast = ast.IfExp(in_range, P.load(result), P.call(builtin, a, b))
+    return ast.IfExp(_ints(first, [a, b], nodes), fast, P.call(builtin, a, b))
 
 
 def _simple(node) -> bool:
@@ -78,7 +79,7 @@ def _evaluated(nodes: list, args: list, temp) -> tuple:
         else:
             name = temp()
             first = ast.NamedExpr(ast.Name(name, ast.Store()), arg)
-            reads.append(_load(name))
+            reads.append(P.load(name))
     return first, reads
 
 
@@ -93,7 +94,7 @@ def _ints(first, reads: list, nodes: list, kind: str = "_int") -> ast.expr:
             continue       # known to be a number, or the same local as an argument before
         value = first if first is not None and not _simple(node) else read
         op = ast.Is() if kind == "_int" else ast.In()
-        test = ast.Compare(_call(helper("_type"), value), [op], [helper(kind)])
+        test = ast.Compare(P.call(helper("_type"), value), [op], [helper(kind)])
         tests.insert(0, test) if value is first else tests.append(test)
     if not tests:
         return ast.Constant(True)
@@ -103,11 +104,3 @@ def _ints(first, reads: list, nodes: list, kind: str = "_int") -> ast.expr:
 def _read_before(node, earlier: list) -> bool:
     return type(node) is N.LocalRef and any(
         type(e) is N.LocalRef and e.binding is node.binding for e in earlier)
-
-
-def _load(name: str) -> ast.Name:
-    return ast.Name(name, ast.Load())
-
-
-def _call(fn: str | ast.expr, *args) -> ast.Call:
-    return ast.Call(_load(fn) if type(fn) is str else fn, list(args), [])

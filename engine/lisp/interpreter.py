@@ -20,7 +20,8 @@ from engine.lisp import fn_forms, macros, refused, special_forms  # noqa: F401  
 from engine.lisp.analyzer import Analyzer
 from engine.lisp.builtins import BUILTINS
 from engine.lisp.builtins.registry import named
-from engine.lisp.compiler import FILENAME, Compiler, demangle
+from engine.lisp.compiler import FILENAME, Compiler
+from engine.lisp.pyast import demangle
 from engine.lisp.convert import ConversionError, from_python
 from engine.lisp.errors import PtcError, Signal, Span, cut, did_you_mean, plural
 from engine.lisp.helpers import base_globals
