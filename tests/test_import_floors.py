@@ -104,9 +104,8 @@ def test_compiled_code_may_load_only_the_listed_helpers():
     assert not {n for n in names if n.startswith("_") and n not in GLOBALS} - {"__builtins__"}
 
 
-# the imports still written inside a function: compare.key_order prints (the recursion above),
-# and values.as_key checks a collection key's size with compare.check_key
-LATE_IMPORTS_LEFT = {"compare": 1, "values": 1}
+# the one import still written inside a function: compare.key_order prints (the recursion above)
+LATE_IMPORTS_LEFT = {"compare": 1}
 
 
 def late_engine_imports(path: Path) -> list[int]:

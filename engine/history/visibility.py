@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.history.types import type_of
-from engine.lisp.compare import KEY_BUDGET, equals
+from engine.lisp.compare import equals
+from engine.lisp.keys import KEY_BUDGET
 from engine.lisp.printer import print_str
 from engine.lisp.values import HostMap, MAPS, Map
 

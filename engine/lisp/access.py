@@ -10,7 +10,8 @@ from operator import is_
 
 from engine.lisp.errors import error
 from engine.lisp.printer import pr_str
-from engine.lisp.values import HostMap, Keyword, MAPS, Map, Regex, Var, as_key, is_fn, type_name
+from engine.lisp.values import HostMap, Keyword, MAPS, Map, Regex, Var, is_fn, type_name
+from engine.lisp.keys import as_key
 
 MISSING = object()
 

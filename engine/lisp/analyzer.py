@@ -22,7 +22,8 @@ from engine.lisp.patterns import compile_regex
 from engine.lisp.printer import pr_str
 from engine.lisp.running import check_deadline
 from engine.lisp.scope import PREVIOUS_RESULTS, Env, Scope, invalid
-from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var, as_key
+from engine.lisp.values import EMPTY_MAP, Keyword, Map, Var
+from engine.lisp.keys import as_key
 
 # Namespace aliases and their canonical names. `ns/name` resolves to the builtin registered
 # as `canonical/name` (such as clojure.string/reverse) if any, else to the plain builtin `name`.

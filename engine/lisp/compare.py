@@ -12,13 +12,11 @@ from functools import cmp_to_key
 from operator import attrgetter, itemgetter
 
 from engine.lisp.errors import error
-from engine.lisp.values import (HostMap, Keyword, LispFn, MAPS, Map, Symbol, ToolValue, as_key,
-                                from_key, has_bool_keys, is_fn, type_name)
+from engine.lisp.keys import COLLECTIONS, as_key, check_key, from_key, has_bool_keys
+from engine.lisp.values import Keyword, LispFn, MAPS, Map, Symbol, ToolValue, is_fn, type_name
 
 
-_COLLECTIONS = (tuple, frozenset, Map, HostMap)
-_COLLECTIONS_SET = frozenset(_COLLECTIONS)
-KEY_BUDGET = 100_000   # items a compared or hashed value may expand to
+_COLLECTIONS_SET = frozenset(COLLECTIONS)
 
 
 def equals(a, b) -> bool:
@@ -27,7 +25,7 @@ def equals(a, b) -> bool:
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         return False
-    if ta in _COLLECTIONS and (tb is ta or ta in MAPS and tb in MAPS):
+    if ta in COLLECTIONS and (tb is ta or ta in MAPS and tb in MAPS):
         check_key(a)
         check_key(b)
         return a == b and _same_kinds(a, b)
@@ -67,7 +65,7 @@ def _same_kinds(a, b) -> bool:
             if type(p) is bool or type(q) is bool:
                 if type(p) is not type(q):
                     return False
-            elif type(p) in _COLLECTIONS and p is not q:
+            elif type(p) in COLLECTIONS and p is not q:
                 stack.append((p, q))
     return True
 
@@ -76,63 +74,15 @@ def _set_partners_agree(x: frozenset, y: frozenset) -> bool:
     """Each collection in set `x` has an equal partner in `y` of the same kinds."""
     if _COLLECTIONS_SET.isdisjoint(set(map(type, x))):
         return True
-    inner = [p for p in x if type(p) in _COLLECTIONS]
+    inner = [p for p in x if type(p) in COLLECTIONS]
     if not inner:
         return True
     by_hash: dict = {}
     for q in y:
-        if type(q) in _COLLECTIONS:
+        if type(q) in COLLECTIONS:
             by_hash.setdefault(hash(q), []).append(q)
     return all(any(p == q and _same_kinds(p, q) for q in by_hash.get(hash(p), ()))
                for p in inner)
-
-
-def expanded_size(value, budget: int) -> int:
-    """How many items `value` holds, counting a shared part each time it occurs, up to
-    `budget`. Each distinct part is visited once, so a vector of itself doubled sixty times
-    costs sixty steps, not 2**60."""
-    if type(value) not in _COLLECTIONS:
-        return 1
-    sizes: dict[int, int] = {}
-    stack = [(value, False)]
-    while stack:
-        node, children_done = stack.pop()
-        key = id(node)
-        if key in sizes:
-            continue
-        parts = _parts(node)
-        if not children_done:
-            stack.append((node, True))
-            stack.extend((p, False) for p in parts if type(p) in _COLLECTIONS and id(p) not in sizes)
-            continue
-        total = 1
-        for p in parts:
-            total += sizes[id(p)] if type(p) in _COLLECTIONS else 1
-            if total >= budget:
-                return budget
-        sizes[key] = total
-    return sizes[id(value)]
-
-
-def _parts(node):
-    if type(node) in MAPS:
-        return [*node.keys(), *node.values()]
-    return node
-
-
-def check_key(value):
-    """`value`, if it can be hashed and compared in bounded time; else memory_exceeded."""
-    if type(value) in _COLLECTIONS and expanded_size(value, KEY_BUDGET) >= KEY_BUDGET:
-        raise error("memory_exceeded", f"value too large to compare or use as a key (more than "
-                                       f"{KEY_BUDGET} items once shared parts are counted)")
-    return value
-
-
-def check_keys(values) -> None:
-    """check_key on every collection among `values`."""
-    for v in values:
-        if type(v) in _COLLECTIONS:
-            check_key(v)
 
 
 def _kind(value) -> str:

@@ -11,11 +11,12 @@ import re
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 
-from engine.lisp.compare import check_key, set_items
+from engine.lisp.compare import set_items
+from engine.lisp.keys import as_key, check_key, from_key
 from engine.lisp.errors import PtcError
 from engine.lisp.printer import pr_str
 from engine.lisp.values import (BoolKey, HostMap, INT_MAX, INT_MIN, Keyword, MAPS, Map, Regex,
-                                Symbol, Var, as_key, from_key, is_fn, type_name)
+                                Symbol, Var, is_fn, type_name)
 
 
 class ConversionError(ValueError):

@@ -16,11 +16,12 @@ from engine.lisp.access import MISSING, as_fn, flex_lookup, keyword_call
 from engine.lisp.builtins import BUILTINS
 from engine.lisp.builtins.support import chunks, items
 from engine.lisp.builtins.transducers import Reduced
-from engine.lisp.compare import check_keys, collection_items
+from engine.lisp.compare import collection_items
+from engine.lisp.keys import as_keys, check_keys
 from engine.lisp.errors import Signal, error
 from engine.lisp.printer import pr_str
 from engine.lisp.running import RUNNING, current, timeout
-from engine.lisp.values import EMPTY_MAP, MAPS, Map, as_keys, type_name
+from engine.lisp.values import EMPTY_MAP, MAPS, Map, type_name
 from engine.lisp.where import where
 
 

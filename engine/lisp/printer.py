@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 
-from engine.lisp.compare import expanded_size, map_items, set_items
+from engine.lisp.compare import map_items, set_items
+from engine.lisp.keys import expanded_size, from_key
 from engine.lisp.errors import error
 from engine.lisp.values import (BoolKey, FN_INFO, Keyword, LispFn, MAPS, Regex, Symbol, ToolValue,
-                                Var, from_key, is_fn)
+                                Var, is_fn)
 
 MAX_DEPTH = 200
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}

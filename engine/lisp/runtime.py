@@ -15,14 +15,14 @@ import threading
 import time
 
 from engine.lisp.access import flex_lookup
-from engine.lisp.compare import expanded_size
+from engine.lisp.keys import expanded_size, from_key
 from engine.lisp.convert import ConversionError, from_python, to_python
 from engine.lisp.errors import PtcError, error
 from engine.lisp.limits import Limits
 from engine.lisp.results import Definition, ToolCall, ToolFailure
 # the run in progress, named here too for the builtins and values that read it from here
 from engine.lisp.running import RUNNING, check_deadline, current, current_or_none
-from engine.lisp.values import MAPS, Keyword, Map, ToolValue, Var, from_key, is_fn
+from engine.lisp.values import Keyword, MAPS, Map, ToolValue, Var, is_fn
 
 class RunContext:
     """Everything one run records and needs; compiled code reads it as `_r`."""

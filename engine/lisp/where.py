@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from engine.lisp.access import get_path
 from engine.lisp.compare import compare, equals
-from engine.lisp.values import Keyword, from_key, truthy
+from engine.lisp.values import Keyword, truthy
+from engine.lisp.keys import from_key
 
 
 def _plain(v):

@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from immutables import Map
 
 from engine.lisp import Keyword, PtcError
-from engine.lisp.compare import expanded_size, key_order, map_items, set_items
+from engine.lisp.compare import key_order, map_items, set_items
+from engine.lisp.keys import as_key, expanded_size
 from engine.lisp.printer import pr_str
-from engine.lisp.values import FN_INFO, FnInfo, MAPS, Regex, Symbol, ToolValue, Var, as_key, is_fn
+from engine.lisp.values import FN_INFO, FnInfo, MAPS, Regex, Symbol, ToolValue, Var, is_fn
 
 MAX_DEPTH = 200            # deeper than any value the engine lets a program build (100)
 MAX_ITEMS = 5_000_000      # a value that shares structure can expand past anything writable

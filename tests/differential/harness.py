@@ -38,7 +38,8 @@ from pathlib import Path
 from engine.lisp import forms as F
 from engine.lisp.compare import equals
 from engine.lisp.reader import read
-from engine.lisp.values import MAPS, Map, Symbol, as_key
+from engine.lisp.values import MAPS, Map, Symbol
+from engine.lisp.keys import as_key
 
 PROGRAMS_DIR = Path(__file__).parent / "programs"
 HEADER = re.compile(r"^;;\s*==\s*(\S+)((?:\s+!\S+)*)\s*$")

@@ -5,7 +5,7 @@ boolean and a number), the size up to which values are compared, and which print
 import pytest
 
 from engine.history.stats import CallRef
-from engine.lisp.compare import KEY_BUDGET
+from engine.lisp.keys import KEY_BUDGET
 from tests.history.rendering import coalesced, coalesced_stats, request
 
 LONG = "".join(chr(ord("a") + i % 26) for i in range(300))

@@ -14,9 +14,9 @@ from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import (check_size, chunks, count_arg, index_arg, items,
                                           limits, show, type_error, vector_of)
 from engine.lisp.builtins.transducers import NO_COLL
-from engine.lisp.compare import check_key, check_keys
+from engine.lisp.keys import as_key, as_keys, check_key, check_keys
 from engine.lisp.errors import error
-from engine.lisp.values import as_key, as_keys, EMPTY_MAP, EMPTY_SET, Map, MAPS, type_name
+from engine.lisp.values import EMPTY_MAP, EMPTY_SET, MAPS, Map, type_name
 
 
 _NOTHING = object()

@@ -12,9 +12,10 @@ from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import (build_map, check_size, checked_int, chunks, count_arg,
                                           items, key_function, keys_of_each, show, show_typed)
 from engine.lisp.builtins.transducers import NO_COLL
-from engine.lisp.compare import check_key, check_keys, equals
+from engine.lisp.compare import equals
+from engine.lisp.keys import as_key, as_keys, check_key, check_keys
 from engine.lisp.errors import error
-from engine.lisp.values import as_key, as_keys, HostMap, Keyword, Map, type_name
+from engine.lisp.values import HostMap, Keyword, Map, type_name
 
 
 _NOTHING = object()

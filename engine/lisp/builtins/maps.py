@@ -10,10 +10,10 @@ from __future__ import annotations
 from engine.lisp.access import alternate_key, as_fn, flex_get, flex_lookup, get_path, MISSING
 from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import chunks, items, limits, show, type_error
-from engine.lisp.compare import check_keys, key_order, map_items, map_keys
+from engine.lisp.compare import key_order, map_items, map_keys
+from engine.lisp.keys import as_key, as_keys, check_keys
 from engine.lisp.errors import error
-from engine.lisp.values import (as_key, as_keys, EMPTY_MAP, HostMap, is_fn, Keyword, Map, MAPS,
-                                type_name)
+from engine.lisp.values import EMPTY_MAP, HostMap, Keyword, MAPS, Map, is_fn, type_name
 
 
 _COLLECTIONS = (tuple, frozenset, Map, HostMap)

@@ -8,10 +8,10 @@ from engine.lisp.access import alternate_key, as_fn
 from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.sequences import predicate
 from engine.lisp.builtins.support import items, number, type_error
-from engine.lisp.compare import check_key, equals
+from engine.lisp.compare import equals
+from engine.lisp.keys import as_key, check_key
 from engine.lisp.errors import error
-from engine.lisp.values import (as_key, HostMap, is_fn, Keyword, Map, MAPS, Regex,
-                                Symbol, truthy, type_name)
+from engine.lisp.values import HostMap, Keyword, MAPS, Map, Regex, Symbol, is_fn, truthy, type_name
 
 
 @builtin("nil?", "predicates", returns_bool=True)

@@ -18,9 +18,10 @@ from engine.lisp.builtins.registry import NAME, TWO_ARGUMENT_VARIANTS, builtin
 from engine.lisp.builtins.support import (check_size, checked_int, CHUNK, chunks, index_arg,
                                           items, show, show_typed, thread_first_error, type_error)
 from engine.lisp.builtins.transducers import NO_COLL, Reduced
-from engine.lisp.compare import check_keys, equals
+from engine.lisp.compare import equals
+from engine.lisp.keys import as_keys, check_keys, from_key
 from engine.lisp.errors import error
-from engine.lisp.values import as_keys, from_key, HostMap, is_fn, Keyword, Map, MAPS
+from engine.lisp.values import HostMap, Keyword, MAPS, Map, is_fn
 
 
 _NOTHING = object()

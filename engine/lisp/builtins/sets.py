@@ -15,8 +15,8 @@ from engine.lisp.access import as_fn, flex_entry
 from engine.lisp.builtins.maps import keys_of, sorted_items, sorted_keys
 from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import check_size, items, type_error
-from engine.lisp.compare import check_keys
-from engine.lisp.values import EMPTY_MAP, EMPTY_SET, MAPS, Map, as_key, as_keys
+from engine.lisp.keys import as_key, as_keys, check_keys
+from engine.lisp.values import EMPTY_MAP, EMPTY_SET, MAPS, Map
 
 _NOTHING = object()
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from engine.lisp.access import as_fn
 from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import chunks, items, limits, type_error
-from engine.lisp.compare import check_key, equals
+from engine.lisp.compare import equals
+from engine.lisp.keys import as_key, check_key
 from engine.lisp.errors import error
-from engine.lisp.values import as_key, is_fn, truthy
+from engine.lisp.values import is_fn, truthy
 
 
 NO_COLL = object()   # a sequence function called without its collection: a transducer

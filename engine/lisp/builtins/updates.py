@@ -12,9 +12,9 @@ from engine.lisp.access import as_fn, flex_get, MISSING
 from engine.lisp.builtins.maps import key_path, odd_pairs, sorted_items
 from engine.lisp.builtins.registry import NAME, builtin, variant
 from engine.lisp.builtins.support import check_size, limits, thread_last_error, type_error
-from engine.lisp.compare import check_key, check_keys
+from engine.lisp.keys import as_key, check_key, check_keys
 from engine.lisp.errors import error
-from engine.lisp.values import as_key, EMPTY_MAP, HostMap, is_fn, Keyword, Map, MAPS
+from engine.lisp.values import EMPTY_MAP, HostMap, Keyword, MAPS, Map, is_fn
 
 
 _COLLECTIONS = (tuple, frozenset, Map, HostMap)
