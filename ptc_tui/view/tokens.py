@@ -177,8 +177,12 @@ class TokenView:
     def summary(self) -> str:
         """One line for the top of the screen: the shown strategy's cost and its saving against
         `full`, with caching or without, and which of the two it is."""
-        how = (f"with prompt caching ({self.policy.family} rules; c: without)" if self.caching
-               else "without prompt caching (c: with)")
+        if not self.caching:
+            how = "without prompt caching (c: with)"
+        elif self.policy.family == "none":      # a local model, or a provider not known
+            how = "with prompt caching (none known for this model; c: without)"
+        else:
+            how = f"with prompt caching ({self.policy.family} rules; c: without)"
         row = next((r for r in self.totals() if r.current), None)
         if row is None:
             return f"costs {how}"

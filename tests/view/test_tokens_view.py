@@ -50,6 +50,15 @@ def test_caching_figures_match_token_stats_for_the_picked_model(view):
         assert row.cost_with_caching < row.cost
 
 
+def test_the_summary_says_when_the_models_provider_caches_nothing(view):
+    """A scripted trace with no price model picked: caching is on, and nothing is cached."""
+    tokens = TokenView.of(view("strategy_comparison"), TABLE)
+    assert tokens.policy.family == "none"
+    assert "(none known for this model; c: without)" in tokens.summary()
+    assert "none rules" not in tokens.summary()
+    assert all(r.cached == 0 for r in tokens.totals())
+
+
 def test_caching_off_shows_the_costs_without_it(view):
     tokens = TokenView.of(view("strategy_comparison"), TABLE).with_model("gpt-4o")
     off = tokens.with_caching(False)
