@@ -75,19 +75,31 @@ def test_a_second_ctrl_c_does_not_lose_the_save(waiting_run):
 
 
 def test_timeout_saves_like_ctrl_c(tmp_path):
-    """`timeout` sends SIGTERM whenever its time is up: the turns run by then are saved."""
+    """`timeout` ends its command with SIGTERM, when its time is up or when it is told to stop
+    itself: the turns run by then are saved. The test tells it to stop once the second program
+    runs, so a slow start on a busy machine cannot bring the signal before the run began."""
     if not os.path.exists("/usr/bin/timeout"):
         pytest.skip("no timeout command")
     marker, saved = tmp_path / "marker", tmp_path / "run.json"
     agent = tmp_path / "waiting.py"
     agent.write_text(WAITING_AGENT.replace("MARKER", str(marker)))
-    r = subprocess.run(["/usr/bin/timeout", "8", sys.executable, "-m", "ptc_tui.cli", "run",
-                        str(agent), "--save", str(saved), "--no-tui"], capture_output=True,
-                       text=True, timeout=180)
-    assert r.returncode == 124, r.stderr          # timeout's own status for "timed out"
-    [line] = [x for x in r.stdout.splitlines() if x.startswith("interrupted (SIGTERM) after")]
-    turns = int(line.split()[-2])
-    assert turns == 0 and not saved.exists() or len(load_trace(saved).turns) == turns
+    proc = subprocess.Popen(["/usr/bin/timeout", "600", sys.executable, "-m", "ptc_tui.cli", "run",
+                             str(agent), "--save", str(saved), "--no-tui"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)                    # timeout passes it on
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, err    # the run's own status, passed back
+    assert "interrupted (SIGTERM) after 2 turns" in out and f"saved {saved}" in out
+    assert len(load_trace(saved).turns) == 2
 
 
 def test_signals_are_noted_not_acted_on_while_saving():
