@@ -10,6 +10,7 @@ usage a provider reports is the real figure; other code keeps it beside these es
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -19,6 +20,14 @@ from .encodings import TokenEncoding, encoding_for_model
 TOKENS_PER_MESSAGE = 3
 TOKENS_PER_NAME = 1
 REPLY_PRIMING = 3
+
+# Where a long text is cut so that its count is the sum of its lines' counts: after a newline,
+# before a character that is neither white space nor "/". tiktoken cuts a text into pieces with
+# its encoding's regular expression before merging, and in cl100k_base and o200k_base no piece
+# runs on past such a point (a run of newlines ends a piece unless white space follows, or in
+# o200k a "/"). Property tests check the sum against the whole text's count.
+LINE_START = re.compile(r"(?<=\n)(?=[^\s/])")
+SPLIT_FROM = 2048      # characters: a shorter text is encoded whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +43,10 @@ class TokenCounter:
 
     Renders of one trace repeat most of their messages (a conversation grows by a turn at a
     time; summaries change rarely), so after the first render a count is mostly dict lookups.
-    The cache lives as long as the counter: keep one counter per trace and encoding.
+    A long new text is counted line by line, its lines cached too: a summary that repeats most
+    of the last one's lines (a strategy's re-render after an option change) costs the encoding
+    of its new lines only. The cache lives as long as the counter: keep one counter per trace
+    and encoding.
     """
 
     def __init__(self, encoding: TokenEncoding | None = None) -> None:
@@ -44,9 +56,7 @@ class TokenCounter:
     def count(self, text: str) -> int:
         """Tokens in `text` alone, without chat overhead."""
         n = self._cache.get(text)
-        if n is None:
-            n = self._cache[text] = self.encoding.count(text)
-        return n
+        return self._lookup([text])[0] if n is None else n
 
     def count_many(self, texts: Iterable[str]) -> list[int]:
         """Tokens in each text; the ones not seen before are encoded together, once each."""
@@ -71,9 +81,19 @@ class TokenCounter:
         counts = list(map(cache.get, texts))
         if None in counts:
             missing = list(dict.fromkeys(t for t, n in zip(texts, counts) if n is None))
-            cache.update(zip(missing, self.encoding.count_many([t or "" for t in missing])))
+            cache.update(zip(missing, self._encode([t or "" for t in missing])))
             counts = [cache[t] if n is None else n for t, n in zip(texts, counts)]
         return counts
+
+    def _encode(self, texts: list[str]) -> list[int]:
+        """Counts of texts not in the cache: a long one as the sum of its lines' (looked up, so
+        only lines never seen are encoded), the others encoded whole, together."""
+        counts: list[int | None] = []
+        for text in texts:
+            lines = LINE_START.split(text) if len(text) >= SPLIT_FROM else ()
+            counts.append(sum(self._lookup(lines)) if len(lines) > 1 else None)
+        encoded = iter(self.encoding.count_many([t for t, n in zip(texts, counts) if n is None]))
+        return [next(encoded) if n is None else n for n in counts]
 
 
 _role = itemgetter("role")

