@@ -282,11 +282,12 @@ class _PrefixCache:
 
 
 def _common_chars(a: str, b: str) -> int:
-    """Length of the longest common prefix of `a` and `b` (binary search on slices: C speed)."""
-    low, high = 0, min(len(a), len(b))
+    """Length of the longest common prefix of `a` and `b`: a binary search comparing only the
+    half still in doubt (slices compared in C; about twice the shorter string copied in all)."""
+    low, high = 0, min(len(a), len(b))      # a[:low] == b[:low]; they differ before high + 1
     while low < high:
         mid = (low + high + 1) // 2
-        if a[:mid] == b[:mid]:
+        if a[low:mid] == b[low:mid]:
             low = mid
         else:
             high = mid - 1

@@ -5,6 +5,7 @@ Texts are counted one token per word, so a message of w words is 4 + w tokens (3
 overhead and 1 for the role) and every prefix length can be chosen exactly.
 """
 
+import os
 from dataclasses import replace
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.tokens import (POLICIES, CacheSplit, Price, TokenCounter, cache_policy, cache_prices,
                            cache_splits, cost, sent_times)
-from engine.tokens.caching import cache_family
+from engine.tokens.caching import _common_chars, cache_family
 from engine.tokens.encodings import TokenEncoding
 
 OPENAI, ANTHROPIC, NONE = POLICIES["openai"], POLICIES["anthropic"], POLICIES["none"]
@@ -230,3 +231,11 @@ def test_a_long_common_start_is_taken_as_its_share_of_the_message():
     splits = split_run([[system, before], [system, after]], OPENAI)
     shared = 1200 + 3 + 3000 - 1
     assert splits[1].read == 1024 + (shared - 1024) // 128 * 128
+
+
+@given(st.text(alphabet="ab\n", max_size=40), st.text(alphabet="ab\n", max_size=40),
+       st.text(alphabet="ab", max_size=40))
+def test_the_common_start_of_two_messages_is_found_exactly(start, a, b):
+    """Where a rewritten message parts from the one sent before it in its place."""
+    first, second = start + a, start + b
+    assert _common_chars(first, second) == len(os.path.commonprefix([first, second]))
