@@ -1,10 +1,13 @@
 """ExperimentScreen: an experiment folder: one row per option set (success rate and interval,
 turns, input tokens, cost), a chart of success rate against mean input tokens, and the runs of
-the selected set. Enter opens a run on the main screen; space marks a run, and marking a second
-one compares the two. Shown while the experiment runs (`ptc-tui experiment` on a terminal), it
+the selected set in a runs table (sorted, filtered and read as the runs screen's, with the
+experiment's repeat, seed, success and answer first). Enter opens a run on the main screen;
+space marks a run, and marking a second one (of any set) compares the two. Shown while the experiment runs (`ptc-tui experiment` on a terminal), it
 fills in as runs finish, and ctrl+c stops it, keeping the finished runs."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,14 +20,17 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ptc_tui.view.experiment import STOPPED, ExperimentView
-from ptc_tui.view.formats import cost_text
+from ptc_tui.view.runs import RunRow, listed
 from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.runs_table import RunsTable
 
 SET_COLUMNS = ("#", "option set", "runs", "success", "95% interval", "turns", "input tokens",
                "cost")
-RUN_COLUMNS = ("", "repeat", "seed", "outcome", "success", "turns", "input tokens", "cost",
-               "answer")
-MARKED = "●"
+RUN_COLUMNS = ("repeat", "seed", "success", "answer")     # before the runs table's own
+# Of the runs table's own columns, those that tell an experiment's runs apart (they share
+# mission, agent and LLM, and were saved minutes apart).
+TABLE_COLUMNS = ("outcome", "turns", "input tokens", "full tokens", "cost", "file")
+ANSWER_CHARS = 40          # the whole answer is on the run's own screen (enter)
 
 
 class ExperimentScreen(Screen):
@@ -40,9 +46,6 @@ class ExperimentScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("space", "mark", "Mark to compare", id="experiment.mark",
-                tooltip="mark the selected run; marking a second one compares the two"),
-        Binding("escape", "unmark", "Clear marks", id="experiment.unmark", show=False),
         Binding("ctrl+c", "stop_experiment", "Stop", id="experiment.stop",
                 tooltip="stop the experiment: the runs in progress end, the finished ones are "
                 "kept in experiment.json (--resume continues)"),
@@ -67,7 +70,7 @@ class ExperimentScreen(Screen):
         self.view = view
         self.live = live
         self.progress = None                 # the live experiment's last Progress
-        self.marked: list[str] = []          # trace file names of the marked runs, in order
+        self.read: dict[Path, RunRow] = {}   # every run the runs table has read so far
 
     def compose(self) -> ComposeResult:
         yield Static(self.header_text(), id="experiment-header")
@@ -76,7 +79,9 @@ class ExperimentScreen(Screen):
             chart = Static("\n".join(self.view.chart()), id="experiment-chart")
             chart.border_title = "success rate against mean input tokens"
             yield chart
-        yield DataTable(cursor_type="row", zebra_stripes=True, id="experiment-runs")
+        rows, cells = self._rows()
+        yield RunsTable(rows, columns=TABLE_COLUMNS, extra_columns=RUN_COLUMNS, extra=cells,
+                        id="experiment-runs")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -85,8 +90,7 @@ class ExperimentScreen(Screen):
         for i, row in enumerate(self.view.set_rows()):
             sets.add_row(*(literal(c) if n == 1 else Text(c, justify="right")
                            for n, c in enumerate(row)), key=str(i))
-        self.query_one("#experiment-runs", DataTable).add_columns(*RUN_COLUMNS)
-        self.show_runs()
+        self.query_one(RunsTable).border_title = self._runs_title()
         sets.focus()
         if self.live is not None:
             self.live.start(lambda p: self._post(self.Progressed(p)),
@@ -154,7 +158,7 @@ class ExperimentScreen(Screen):
                 sets.update_cell_at(Coordinate(i, n), literal(cell) if n == 1
                                     else Text(cell, justify="right"), update_width=True)
         self.query_one("#experiment-chart", Static).update("\n".join(view.chart()))
-        self.show_runs(keep_cursor=True)
+        self.show_runs()
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action == "stop_experiment":
@@ -174,72 +178,56 @@ class ExperimentScreen(Screen):
     def watch_selected(self) -> None:
         self.show_runs()
 
-    def show_runs(self, keep_cursor: bool = False) -> None:
-        table = self.query_one("#experiment-runs", DataTable)
-        cursor = table.cursor_row
-        table.clear()
-        for row in self.runs:
-            table.add_row(*run_cells(row, row["trace"] in self.marked), key=row["trace"])
-        if keep_cursor and 0 < cursor < table.row_count:
-            table.move_cursor(row=cursor)
+    def _rows(self) -> tuple[list[RunRow], dict[Path, list[Text]]]:
+        """The selected set's runs as runs-table rows (those read before, as read), and the
+        experiment's own cells of each."""
+        paths = [self.view.trace_path(r) for r in self.runs]
+        rows = [self.read.get(p) or row for p, row in zip(paths, listed(self.view.folder, paths))]
+        return rows, {p: experiment_cells(r) for p, r in zip(paths, self.runs)}
+
+    def show_runs(self) -> None:
+        """The selected set's runs; the cursor stays on its run when it is still listed."""
+        table = self.query_one(RunsTable)
+        self.read.update((p, r) for p, r in table.rows.items() if r.read)
+        table.replace_rows(*self._rows())
+        table.border_title = self._runs_title()
+
+    def _runs_title(self) -> str:
         label = (self.view.summaries[self.selected].label if self.view.summaries else "")
-        table.border_title = f"runs of {label}"
+        return f"runs of {label}"
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
         if event.data_table.id == "experiment-sets" and event.cursor_row >= 0:
+            event.stop()
             self.selected = event.cursor_row
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter: on a set, go to its runs; on a run, open its trace on the main screen."""
-        event.stop()
+        """Enter on a set: go to its runs."""
         if event.data_table.id == "experiment-sets":
-            self.query_one("#experiment-runs", DataTable).focus()
-        elif self.runs:
-            self.app.open_trace(self.view.trace_path(self.runs[event.cursor_row]))
+            event.stop()
+            self.query_one(RunsTable).table.focus()
 
-    # --- comparing two runs --------------------------------------------------------------------
-    def highlighted_run(self) -> dict | None:
-        table = self.query_one("#experiment-runs", DataTable)
-        runs = self.runs
-        return runs[table.cursor_row] if runs and 0 <= table.cursor_row < len(runs) else None
+    def on_runs_table_open(self, event: RunsTable.Open) -> None:
+        event.stop()
+        self.app.open_trace(event.path)
 
-    def action_mark(self) -> None:
-        row = self.highlighted_run()
-        if row is None:
-            return
-        name = row["trace"]
-        if name in self.marked:
-            self.marked.remove(name)
-        else:
-            self.marked.append(name)
-        if len(self.marked) == 2:
-            a, b = self.marked
-            self.marked = []
-            self.app.compare(self.view.folder / a, self.view.folder / b, a, b)
-        self.refresh_marks()
-
-    def action_unmark(self) -> None:
-        self.marked = []
-        self.refresh_marks()
-
-    def refresh_marks(self) -> None:
-        table = self.query_one("#experiment-runs", DataTable)
-        for row in self.runs:
-            table.update_cell(row["trace"], table.ordered_columns[0].key,
-                              Text(MARKED if row["trace"] in self.marked else "", "bold yellow"))
+    def on_runs_table_compare(self, event: RunsTable.Compare) -> None:
+        event.stop()
+        folder = self.view.folder
+        self.app.compare(event.a, event.b, str(event.a.relative_to(folder)),
+                         str(event.b.relative_to(folder)))
 
 
-def run_cells(row: dict, marked: bool) -> list[Text]:
+def experiment_cells(row: dict) -> list[Text]:
+    """repeat, seed, success, answer: what the experiment recorded of a run."""
     ok = row["success"]
-    return [Text(MARKED if marked else "", "bold yellow"),
-            Text(str(row["repeat"] + 1), justify="right"), Text(str(row["seed"]), justify="right"),
-            literal(row["outcome"], "green" if row["outcome"] == "returned" else "red"),
+    return [Text(str(row["repeat"] + 1), justify="right"), Text(str(row["seed"]), justify="right"),
             Text("yes" if ok else "no", "green" if ok else "red"),
-            Text(str(row["turns"]), justify="right"),
-            Text(f"{row['input_tokens']:,}", justify="right"),
-            Text(cost_text(row.get("cost")), justify="right"),
-            literal(answer_text(row))]
+            literal(shortened(answer_text(row), ANSWER_CHARS))]
+
+
+def shortened(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[:chars - 1] + "…"
 
 
 def answer_text(row: dict) -> str:

@@ -76,12 +76,15 @@ class RunsTable(Vertical):
         rows: list[RunRow]
         listing: int                 # which listing they belong to (replace_rows starts one)
 
-    def __init__(self, rows: Sequence[RunRow], *, extra_columns: Sequence[str] = (),
+    def __init__(self, rows: Sequence[RunRow], *, columns: Sequence[str] = COLUMNS,
+                 extra_columns: Sequence[str] = (),
                  extra: Mapping[Path, Sequence[Text]] | None = None, **kwargs) -> None:
-        """`rows` listed at once (and read by a worker once mounted); `extra_columns` come
-        before the usual ones, with each run's cells in `extra` (by path)."""
+        """`rows` listed at once (and read by a worker once mounted), showing `columns` (of
+        COLUMNS, in that order); `extra_columns` come before them, with each run's cells in
+        `extra` (by path)."""
         super().__init__(**kwargs)
         self.rows: dict[Path, RunRow] = {r.path: r for r in rows}
+        self.columns = tuple(columns)
         self.extra_columns = tuple(extra_columns)
         self.extra = dict(extra or {})
         self.read_count = sum(r.read for r in rows)
@@ -107,20 +110,20 @@ class RunsTable(Vertical):
         table.add_column("", key="mark")
         for name in self.extra_columns:
             table.add_column(name, key=f"extra:{name}")
-        for name in COLUMNS:
+        for name in self.columns:
             table.add_column(name, key=name, width=WIDTHS.get(name))
         self._start()
 
     def replace_rows(self, rows: Sequence[RunRow],
                      extra: Mapping[Path, Sequence[Text]] | None = None) -> None:
-        """List `rows` instead (the reading of the old ones stops); marks are kept, so runs
-        of two lists can be compared."""
+        """List `rows` instead (the reading of the old ones stops); the cursor stays on its
+        run if it is still listed, else goes to the top; marks are kept, so runs of two lists
+        can be compared."""
         self.workers.cancel_group(self, "runs")
         self.listing += 1
         self.rows = {r.path: r for r in rows}
         self.extra = dict(extra or {})
         self.read_count = sum(r.read for r in rows)
-        self.table.move_cursor(row=0, animate=False)
         self._start()
 
     def _start(self) -> None:
@@ -157,7 +160,8 @@ class RunsTable(Vertical):
             self.rows[row.path] = row
             if str(row.path) in table.rows:      # filled in where it is; sorted once all are
                 for name, cell in zip(COLUMNS, run_cells(row)):
-                    table.update_cell(str(row.path), name, cell)
+                    if name in self.columns:
+                        table.update_cell(str(row.path), name, cell)
         self.read_count += len(event.rows)
         self._show_progress()
         if self.complete:
@@ -191,8 +195,9 @@ class RunsTable(Vertical):
 
     def _cells(self, row: RunRow) -> list[Text]:
         mark = Text(MARKED if row.path in self.marked else "", "bold yellow")
+        cells = dict(zip(COLUMNS, run_cells(row)))
         return [mark, *self.extra.get(row.path, [Text("")] * len(self.extra_columns)),
-                *run_cells(row)]
+                *(cells[name] for name in self.columns)]
 
     def _show_labels(self) -> None:
         table = self.table
@@ -203,9 +208,11 @@ class RunsTable(Vertical):
                 label += " ▼" if self.reverse else " ▲"
             column.label = Text(label)
         table.refresh()
-        outcome = self.outcome or "all outcomes"
+        outcome = self.outcome or "all outcomes"     # the sort said here too: a narrow
+        order = "▼" if self.reverse else "▲"         # column's label has no room for its mark
         self.query_one("#runs-outcome", Static).update(
-            Text(f"o: {outcome} · {len(self.shown)}/{len(self.rows)} runs", "dim"))
+            Text(f"sorted by {self.sort_column} {order} · o: {outcome} · "
+                 f"{len(self.shown)}/{len(self.rows)} runs", "dim"))
 
     @property
     def highlighted(self) -> RunRow | None:
@@ -215,7 +222,8 @@ class RunsTable(Vertical):
 
     # --- sorting and filtering ----------------------------------------------------------------
     def sort_by(self, column: str, reverse: bool | None = None) -> None:
-        """Sort by `column` (one of COLUMNS); the same column again reverses the order."""
+        """Sort by `column` (one of the columns shown); the same column again reverses the
+        order."""
         if reverse is None:
             reverse = not self.reverse if column == self.sort_column else column in NUMERIC
         self.sort_column, self.reverse = column, reverse
@@ -224,12 +232,13 @@ class RunsTable(Vertical):
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()
         name = str(event.column_key.value)
-        if name in COLUMNS:
+        if name in self.columns:
             self.sort_by(name)
 
     def action_sort_column(self, step: int) -> None:
-        i = COLUMNS.index(self.sort_column) if self.sort_column in COLUMNS else 0
-        self.sort_by(COLUMNS[(i + step) % len(COLUMNS)], reverse=False)
+        columns = self.columns
+        i = columns.index(self.sort_column) if self.sort_column in columns else 0
+        self.sort_by(columns[(i + step) % len(columns)], reverse=False)
 
     def action_reverse(self) -> None:
         self.sort_by(self.sort_column, reverse=not self.reverse)

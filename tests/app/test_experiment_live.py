@@ -23,6 +23,7 @@ from ptc_tui.experiments.record import experiment_doc, load_experiment, save_exp
 from ptc_tui.experiments.runner import Experiment, InBackground
 from ptc_tui.experiments.runs import success_rule
 from ptc_tui.view.experiment import ExperimentView
+from ptc_tui.widgets.runs_table import RunsTable
 from sample_traces import HERE
 
 SIZE = (160, 45)
@@ -94,7 +95,7 @@ def header(screen) -> str:
 
 
 def runs_shown(screen) -> int:
-    return screen.query_one("#experiment-runs", DataTable).row_count
+    return screen.query_one(RunsTable).table.row_count
 
 
 @pytest.mark.anyio
@@ -111,8 +112,10 @@ async def test_the_screen_fills_in_as_runs_finish(runs_folder, gate):
         await until(pilot, lambda: runs_shown(screen) == 1, "the first run's row")
         assert "running: 1/4 runs · 0 not successful" in header(screen)
         assert cells(sets, 0)[:4] == ["1", "full", "1", "100%"]
-        runs = screen.query_one("#experiment-runs", DataTable)
-        assert cells(runs, 0)[1:6] == ["1", str(live.runs[0].seed), "returned", "yes", "3"]
+        runs = screen.query_one(RunsTable)
+        await until(pilot, lambda: runs.complete, "the first run read")
+        assert cells(runs.table, 0)[1:4] == ["1", str(live.runs[0].seed), "yes"]
+        assert cells(runs.table, 0)[5:7] == ["returned", "3"]
         assert "1" in str(screen.query_one("#experiment-chart", Static).content).splitlines()[0]
         gate.release(REPEAT - 1)
         await until(pilot, lambda: not live.running and "finished" in header(screen),

@@ -16,6 +16,7 @@ from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.experiment_screen import ExperimentScreen
 from ptc_tui.view.experiment import ExperimentView
+from ptc_tui.widgets.runs_table import RunsTable
 from sample_traces import HERE
 from tests.app.conftest import settle
 
@@ -46,6 +47,7 @@ async def ready(pilot) -> None:
     for key in KEYS:
         await pilot.press(key)
         await pilot.pause()
+    await settle(pilot.app, pilot)          # the runs table has read the set's runs
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
@@ -72,12 +74,18 @@ async def test_state_shown_in_the_snapshot(folder, notified):
         assert [cells(sets, i) for i in range(sets.row_count)] == [list(r) for r in view.set_rows()]
         assert cells(sets, 0)[:4] == ["1", "full", "4", "100%"]
         assert cells(sets, 1)[:4] == ["2", "coalesced println_limit=5", "4", "0%"]
-        runs = screen.query_one("#experiment-runs", DataTable)
-        assert runs.border_title == "runs of coalesced println_limit=5"
-        rows = view.runs_of(1)
-        assert runs.row_count == 4 and [cells(runs, i)[1] for i in range(4)] == ["1", "2", "3", "4"]
-        assert [cells(runs, i)[4] for i in range(4)] == ["no"] * 4
-        assert cells(runs, 0)[2] == str(rows[0]["seed"])
+        runs = screen.query_one("#experiment-runs", RunsTable)
+        assert runs.border_title == "runs of coalesced println_limit=5" and runs.complete
+        rows, table = view.runs_of(1), runs.table
+        assert [str(c.label) for c in table.ordered_columns][1:7] == [
+            "repeat", "seed", "success", "answer", "outcome", "turns"]
+        assert table.row_count == 4
+        assert [cells(table, i)[1] for i in range(4)] == ["1", "2", "3", "4"]
+        assert [cells(table, i)[2] for i in range(4)] == [str(r["seed"]) for r in rows]
+        assert [cells(table, i)[3] for i in range(4)] == ["no"] * 4
+        shown = {"returned": "returned", "max_turns_exceeded": "out of turns"}
+        assert [cells(table, i)[5:7] for i in range(4)] == [
+            [shown[r["outcome"]], str(r["turns"])] for r in rows]
         chart = str(screen.query_one("#experiment-chart", Static).content)
         assert chart == "\n".join(view.chart())
         assert chart.splitlines()[0].startswith("100% │") and "1" in chart.splitlines()[0]
@@ -101,7 +109,7 @@ async def test_enter_opens_a_run_and_escape_comes_back(folder):
         await ready(pilot)
         screen = app.screen
         await pilot.press("enter")                           # a set: go to its runs
-        assert screen.focused.id == "experiment-runs"
+        assert screen.focused is screen.query_one(RunsTable).table
         await pilot.press("down", "enter")
         await settle(app, pilot)
         trace_screen = app.screen
@@ -112,7 +120,7 @@ async def test_enter_opens_a_run_and_escape_comes_back(folder):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and screen.selected == 1
-        assert screen.query_one("#experiment-runs", DataTable).cursor_row == 1
+        assert screen.query_one(RunsTable).table.cursor_row == 1
 
 
 @pytest.mark.anyio
@@ -121,13 +129,15 @@ async def test_two_marked_runs_are_compared(folder):
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         screen = app.screen
+        runs = screen.query_one(RunsTable)
         await pilot.press("tab", "space")
-        assert screen.marked == [ExperimentView.of(folder).runs_of(1)[0]["trace"]]
-        assert cells(screen.query_one("#experiment-runs", DataTable), 0)[0] == "●"
+        view = ExperimentView.of(folder)
+        assert runs.marked == [view.trace_path(view.runs_of(1)[0])]
+        assert cells(runs.table, 0)[0] == "●"
         await pilot.press("shift+tab", "up", "tab", "space")          # a run of `full`
         await settle(app, pilot)
         compare = app.screen
-        assert isinstance(compare, CompareScreen) and screen.marked == []
+        assert isinstance(compare, CompareScreen) and runs.marked == []
         view = ExperimentView.of(folder)
         assert compare.comparison.a.name == view.runs_of(1)[0]["trace"]
         assert compare.comparison.b.name == view.runs_of(0)[0]["trace"]

@@ -142,6 +142,8 @@ async def test_sort_by_any_column(folder):
         assert column(runs.table, "file")[-1] == "broken.json"
         await pilot.press("greater_than_sign")    # the next column: input tokens, ascending
         assert runs.sort_column == "input tokens" and not runs.reverse
+        status = str(runs.query_one("#runs-outcome").content)   # the label has no room for ▲
+        assert status.startswith("sorted by input tokens ▲ · o: all outcomes")
         tokens = [int(t.replace(",", "")) for t in column(runs.table, "input tokens") if t]
         assert tokens == sorted(tokens)
         await pilot.press("less_than_sign", "less_than_sign")
