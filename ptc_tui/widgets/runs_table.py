@@ -129,8 +129,9 @@ class RunsTable(Vertical):
     def _start(self) -> None:
         self.show()
         self._show_progress()
-        if not self.complete:
-            self.read_rows([r for r in self.rows.values() if not r.read], self.listing)
+        if not self.complete:      # once the list is on screen: reading competes for the CPU
+            self.call_after_refresh(self.read_rows, [r for r in self.rows.values() if not r.read],
+                                    self.listing)
 
     @property
     def table(self) -> DataTable:
