@@ -4,7 +4,7 @@ fork_llm: the LLM a fork runs."""
 from __future__ import annotations
 
 from engine.agent.extract import extract_program
-from engine.llm import FORMS, MODEL_PROVIDERS, ReplayLLM, from_spec
+from engine.llm import FORMS, ReplayLLM, from_spec, spec_model
 from engine.llm.transport import options_from_settings
 from engine.trace import Trace, load_trace
 
@@ -54,7 +54,7 @@ def fork_llm(spec: str | None, parent: Trace, at: int, parent_name: str = "paren
     file's first reply."""
     if spec is None:
         own = parent.agent.llm
-        if own.partition(":")[0] in MODEL_PROVIDERS:
+        if spec_model(own) is not None:
             return open_llm(own, **{**options_from_settings(parent.agent.llm_settings), **options})
         return _replay(parent, at, f"replay:{parent_name}")
     if spec.startswith("replay:"):

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.lisp import from_python
-from engine.lisp.values import MAPS, Map
+from engine.lisp.values import MAPS
 
 
 @dataclass(frozen=True)

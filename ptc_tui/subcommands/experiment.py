@@ -13,7 +13,7 @@ from pathlib import Path
 from engine.agent import llm_name, open_llm
 from engine.agent.files import load_agent_file
 from engine.history import STRATEGIES, HistoryOpts
-from engine.llm import MODEL_PROVIDERS, SimulatedLLM
+from engine.llm import SimulatedLLM, spec_model
 from ptc_tui.subcommands.common import (CommandError, add_llm_options, llm_options,
                                         positive_whole_number, print_json, whole_number)
 from ptc_tui.subcommands.output import Column, Output
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if unused:
         raise CommandError(f"--set {unused[0]}: no strategy given reads it")
     llm, make_llm = llm_maker(args.llm, agent_file, llm_options(args))
-    model = args.model or (llm if llm.partition(":")[0] in MODEL_PROVIDERS else None)
+    model = args.model or spec_model(llm)
     header = {"agent": str(agent_file.path), "agent_name": agent_file.agent.name, "llm": llm,
               "seed": args.seed, "repeat": args.repeat, "success_rule": success_rule(agent_file),
               "model": model, "option_sets": [s.as_json() for s in sets]}

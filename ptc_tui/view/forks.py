@@ -11,8 +11,8 @@ from pathlib import Path
 from engine.agent import Session, fork, fork_llm
 from engine.agent.files import AgentFileError, load_agent_file
 from engine.history import HistoryOpts
-from engine.llm import MODEL_PROVIDERS, ScriptedLLM
-from engine.trace import Trace, TraceError, load_trace
+from engine.llm import ScriptedLLM, spec_model
+from engine.trace import Trace, TraceError
 from ptc_tui.view.options import BY_NAME
 
 
@@ -30,7 +30,7 @@ class ForkRequest:
 def default_llm_text(trace: Trace) -> str:
     """What the dialog's LLM field means when left empty."""
     own = trace.agent.llm
-    if own.partition(":")[0] in MODEL_PROVIDERS:
+    if spec_model(own) is not None:
         return f"the trace's own: {own}"
     return "a replay of this trace's replies (it ran on recorded replies)"
 
