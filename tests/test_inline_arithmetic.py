@@ -1,6 +1,6 @@
 """`<`, `+`, `inc` and friends on integers, comparisons and `pos?` on numbers, `even?` on
-integers and `(:k m)` on maps are compiled inline; everything else goes to the builtin, with
-its result or its error unchanged."""
+integers, `(:k m)` on maps and `str` on strings and integers are compiled inline; everything
+else goes to the builtin, with its result or its error unchanged."""
 
 import pytest
 
@@ -54,3 +54,29 @@ def test_arguments_are_evaluated_once_and_in_order():
     assert r.prints == ["once"] and r.value == 3
     r = run('(< (do (println "a") 1) (do (println "b") 2))')
     assert r.prints == ["a", "b"] and r.value is True
+
+
+def test_str_gives_the_builtins_text_for_every_kind_of_value():
+    r = run('(let [i 7 s "ab" n nil k :kw f 1.5 b true v [1 "a"] m {:a nil}] '
+            '[(str "k" i) (str s i s) (str "x" n) (str k) (str f) (str b "-" v) (str i)'
+            ' (str "-" (- i 10) m) (str s) (str "a" 1 "b" 2 "c" 3 "d" i) (str 1 2 3 4 5 6 7 8 i)])')
+    assert r.error is None, r.error
+    assert r.value == ("k7", "ab7ab", "x", ":kw", "1.5", 'true-[1 "a"]', "7", "--3{:a nil}",
+                       "ab", "a1b2c3d7", "123456787")
+
+
+@pytest.mark.parametrize("source", ['(let [s "abcd"] (str s "x"))', "(let [i 12345] (str i))",
+                                    '(let [i 1 s "ab"] (str s "-" i "-"))'])
+def test_str_holds_the_string_limit_exactly(source):
+    assert run(source, limits={"string_length": 5}).value is not None
+    r = run(source, limits={"string_length": 4})
+    assert r.error is not None and r.error.reason == "memory_exceeded", r.error
+    assert r.error.message == "str would build a string of 5 characters, more than the limit of 4"
+    assert r.error.span is not None and r.error.span.line == 1
+
+
+def test_str_arguments_are_evaluated_once_and_in_order():
+    r = run('(str (do (println "a") 1) (do (println "b") "x") nil)')
+    assert r.prints == ["a", "b"] and r.value == "1x"
+    r = run('(str (do (println "a") nil) (do (println "b") 2))')     # not inlined: the builtin
+    assert r.prints == ["a", "b"] and r.value == "2"

@@ -164,6 +164,7 @@ def _iterate(coll):
 GLOBALS: dict[str, object] = {
     "_h": RUNNING,                    # generated functions start with `_r = _h.s`
     "_len": len, "_tuple": tuple, "_type": type, "_int": int, "_NUMS": frozenset({int, float}),
+    "_STR_INT": frozenset({str, int}),
     "_MAPS": MAPS, "_Function": types.FunctionType, "_Reduced": Reduced, "_MISSING": MISSING,
     "_items": items, "_chunks": chunks, "_clock": time.perf_counter,
     "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where,

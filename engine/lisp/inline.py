@@ -1,9 +1,10 @@
-"""Number fast paths for the commonest arithmetic builtins, compiled inline.
+"""Fast paths for the commonest arithmetic builtins and `str`, compiled inline.
 
 `(< i n)`, `(+ acc x)`, `(inc i)`, `(mod n 13)` on integers, `(> price 100)`, `(pos? x)` on
-numbers and `(even? n)` on integers are one Python operation instead of a call of the builtin. Anything
-else (nil, a string, a result past 64 bits) calls the builtin itself, which gives the result
-or the error it always gives.
+numbers and `(even? n)` on integers are one Python operation instead of a call of the builtin;
+`(str "k" i)` on strings and integers is an f-string, its length checked against the limit.
+Anything else (nil, a float, a result past 64 bits or past the string limit) calls the
+builtin itself, which gives the result or the error it always gives.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ _STEP = {"inc": (ast.Add, ast.Lt, INT_MAX), "dec": (ast.Sub, ast.Gt, INT_MIN)}
 _SIGN = {"pos?": ast.Gt, "neg?": ast.Lt, "zero?": ast.Eq}     # compared with 0, any number
 _PARITY = {"even?": ast.Eq, "odd?": ast.NotEq}                # n % 2 compared with 0, integers
 INLINE_ONE_ARGUMENT = frozenset({*_STEP, *_SIGN, *_PARITY})   # (f x) with an inline form
+_STR_ARGUMENTS = 8     # (str ...) of at most this many arguments is inlined
 
 
 def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.expr | None:
@@ -47,6 +49,8 @@ def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.e
         first, (a, b) = _evaluated(nodes, args, temp)       # (mod n 13): floored, as Python's
         fast = ast.BinOp(a, ast.Mod(), b)
         return ast.IfExp(_ints(first, [a, b], nodes), fast, P.call(builtin, a, b))
+    if name == "str" and 1 <= len(args) <= _STR_ARGUMENTS:
+        return _str_call(nodes, args, builtin, temp)
     if len(args) != 2 or (name not in _COMPARE and name not in _ARITHMETIC):
         return None
     if not (_simple(nodes[0]) or _simple(nodes[1])):
@@ -62,6 +66,39 @@ def inline_call(name: str, nodes: list, args: list, builtin: str, temp) -> ast.e
                                [value, ast.Constant(INT_MAX)])
         fast = ast.IfExp(in_range, P.load(result), P.call(builtin, a, b))
     return ast.IfExp(_ints(first, [a, b], nodes), fast, P.call(builtin, a, b))
+
+
+def _str_call(nodes: list, args: list, builtin: str, temp) -> ast.expr | None:
+    """`(str "k" i)` as `f"k{i}"` when each argument not written as a string or integer
+    is a string or an integer at run time (Python writes those as Clojure does), and the
+    text is within the string limit; else the builtin's call, which gives the text or the
+    error. Every argument is evaluated once, in order, before any is tested (`&` does not
+    stop early), as for the call."""
+    pieces, reads, tests = [], [], []
+    for node, arg in zip(nodes, args):
+        if type(node) is N.Const and type(node.value) in (str, int):
+            pieces.append(ast.Constant(str(node.value)))
+            reads.append(arg)
+            continue
+        if _simple(node):
+            read = value = arg
+        else:
+            name = temp()
+            read, value = P.load(name), ast.NamedExpr(ast.Name(name, ast.Store()), arg)
+        reads.append(read)
+        pieces.append(ast.FormattedValue(read, -1, None))
+        tests.append(ast.Compare(P.call(helper("_type"), value), [ast.In()],
+                                 [helper("_STR_INT")]))
+    if not tests:
+        return None                  # all written out: the builtin, once
+    test = tests[0]
+    for more in tests[1:]:
+        test = ast.BinOp(test, ast.BitAnd(), more)
+    text = temp()
+    made = ast.NamedExpr(ast.Name(text, ast.Store()), ast.JoinedStr(pieces))
+    fits = ast.Compare(P.call(helper("_len"), made), [ast.LtE()], [P.attr("_r", "max_string")])
+    fast = ast.IfExp(fits, P.load(text), P.call(builtin, *reads))
+    return ast.IfExp(test, fast, P.call(builtin, *reads))
 
 
 def _simple(node) -> bool:
