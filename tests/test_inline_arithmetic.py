@@ -80,3 +80,41 @@ def test_str_arguments_are_evaluated_once_and_in_order():
     assert r.prints == ["a", "b"] and r.value == "1x"
     r = run('(str (do (println "a") nil) (do (println "b") 2))')     # not inlined: the builtin
     assert r.prints == ["a", "b"] and r.value == "2"
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("(loop [i 0 acc 0] (if (< i 10) (recur (inc i) (+ acc 0.5)) acc))", "5.0"),
+    ("(loop [i 0] (if (< i 3) (recur (+ i 0.5)) i))", "3.0"),
+    ("(loop [i 0 j i] (if (< i 3) (recur (+ i 1.5) j) [i j]))", "[3.0 0]"),
+    ("(loop [i 0] (if (< i 3) (recur (if (< i 1) (inc i) (+ i 1.0))) i))", "3.0"),
+    ("(loop [i 0 s nil] (if (< i 3) (recur (inc i) (str s i)) s))", '"012"'),
+    ("(loop [x 1] (if (< x 100) (recur (* x (count [1 2 3]))) x))", "243"),
+    ("(loop [i 10 n 0] (if (zero? i) n (recur (dec i) (+ n (mod i 3)))))", "10"),
+])
+def test_loop_counters_known_to_be_integers_give_the_same_results(source, expected):
+    """A loop parameter that starts as an integer and is given one by every recur is not
+    type-tested; one that may become a float is."""
+    r = run(source)
+    assert r.error is None, r.error
+    assert pr_str(r.value) == expected
+
+
+@pytest.mark.parametrize("source, column", [
+    ("(loop [i 0 x 1] (if (< i 70) (recur (inc i) (* x 2)) x))", 45),
+    ("(loop [i 9223372036854775800] (if (pos? i) (recur (inc i)) i))", 51),
+    ("(loop [i -9223372036854775807] (if (neg? i) (recur (dec i)) i))", 52),
+    ("(loop [i 0 a 4611686018427387904] (if (< i 3) (recur (inc i) (+ a a)) a))", 62),
+])
+def test_loop_counters_known_to_be_integers_still_overflow(source, column):
+    r = run(source)
+    assert r.error is not None and r.error.reason == "arithmetic_error", r.error
+    assert "overflow" in r.error.message and (r.error.span.line, r.error.span.col) == (1, column)
+
+
+@pytest.mark.parametrize("source", [
+    "(loop [i 0 x 0] (if (< i 2) (recur (inc i) (+ x 1.5)) (even? x)))",
+    "(loop [i 0 y 0 x 0] (if (< i 2) (recur (inc i) x (+ x 0.5)) (even? y)))",
+])
+def test_a_counter_a_recur_may_give_a_float_is_still_tested(source):
+    r = run(source)
+    assert r.error is not None and r.error.message == "even? expects an integer, got float", r.error

@@ -190,14 +190,9 @@ def _assoc_into(a: N.Arity) -> bool:
             and body.args[0].binding is acc and not _reads(body.args[1:], acc))
 
 
-def _reads(node, binding: N.Binding) -> bool:
-    """Whether `binding` is read anywhere in `node` (a node, or a tuple of them)."""
-    if type(node) is N.LocalRef:
-        return node.binding is binding
-    if type(node) is tuple:
-        return any(_reads(x, binding) for x in node)
-    fields = getattr(type(node), "__dataclass_fields__", None)
-    return fields is not None and any(_reads(getattr(node, f), binding) for f in fields)
+def _reads(nodes: tuple, binding: N.Binding) -> bool:
+    """Whether `binding` is read anywhere in `nodes`."""
+    return any(type(x) is N.LocalRef and x.binding is binding for x in N.walk(nodes))
 
 
 def _assoc_loop(c, n: N.Call, a: N.Arity) -> list[ast.stmt]:
