@@ -17,6 +17,7 @@ SLOW_ITEM = "(count (sort (range 3000)))"
     f"(count (filter (fn [x] (pos? {SLOW_ITEM})) (range 3000)))",
     f"(count (remove (fn [x] (pos? {SLOW_ITEM})) (range 3000)))",
     f"(reduce (fn [acc x] (+ acc {SLOW_ITEM})) 0 (range 3000))",
+    f"(count (reduce (fn [m x] (assoc m x {SLOW_ITEM})) {{}} (range 3000)))",
     "(let [v (vec (range 1000000))] (count (filter (fn [x] (contains? v -1)) (range 3000))))",
 ])
 def test_the_deadline_is_checked_before_each_item(source):
@@ -58,6 +59,15 @@ def test_errors_are_the_builtins_own_and_point_into_the_body(source, reason, wor
     ("(reduce (fn [m i] (assoc m (str \"k\" i) i)) {} (range 3))", '{"k0" 0 "k1" 1 "k2" 2}'),
     ("(mapv (fn [x] (loop [i x acc 1] (if (pos? i) (recur (dec i) (* acc i)) acc))) [3 4])",
      "[6 24]"),
+    # assoc into the accumulator: one mutation of the map, or the builtin for other keys
+    ("(reduce (fn [m i] (assoc m (even? i) i)) {} (range 5))", "{false 3 true 4}"),
+    ("(reduce (fn [m i] (assoc m [i true] i)) {[1 true] :x} (range 2))", "{[0 true] 0 [1 true] 1}"),
+    ("(reduce (fn [m i] (assoc m (mod i 3) i)) {} (range 100))", "{0 99 1 97 2 98}"),
+    ("(reduce (fn [m i] (assoc m 1.0 i)) {1 :a} (range 2))", "{1 1}"),
+    ("(reduce (fn [m i] (assoc m i :x)) nil (range 2))", "{0 :x 1 :x}"),
+    ("(reduce (fn [m i] (assoc m i :x)) [:a] (range 3))", "[:x :x :x]"),
+    ("(reduce (fn [m i] (assoc m (count m) i)) {} (range 3))", "{0 0 1 1 2 2}"),
+    ("(reduce (fn [m i] (assoc m i i)) {:z 0} [])", "{:z 0}"),
 ])
 def test_results_are_those_of_the_fn_called_per_item(source, expected):
     r = run(source)
@@ -98,3 +108,30 @@ def test_a_loop_of_constant_time_still_counts_every_jump():
     r = run("(loop [i 0] (if (< i 5000) (recur (inc i)) i))", limits={"loop_iterations": 1500})
     assert r.error is not None and r.error.reason == "loop_limit_exceeded", r.error
     assert "1500" in r.error.message
+
+
+def test_assoc_into_the_accumulator_keeps_order_and_errors():
+    r = run("(reduce (fn [m i] (assoc m (do (println i) :k) (/ 6 (- 2 i)))) {} (range 4))")
+    assert r.prints == ["0", "1", "2", "3"] and pr_str(r.value) == "{:k -6.0}"
+    r = run("(reduce (fn [m i] (assoc m :k i)) 5 [1 2])")
+    assert r.error.reason == "type_error" and r.error.message.startswith("assoc expects a map")
+
+
+@pytest.mark.parametrize("items, limit, built", [(70, 70, None), (70, 69, 70), (66, 64, 65)])
+def test_assoc_into_the_accumulator_holds_the_collection_limit(items, limit, built):
+    r = run("(count (reduce (fn [m i] (assoc m i i)) {} data/xs))", data={"xs": list(range(items))},
+            limits={"collection_size": limit})
+    if built is None:
+        assert r.error is None and r.value == items, r.error
+    else:
+        assert r.error is not None and r.error.reason == "memory_exceeded", r.error
+        assert r.error.message == f"assoc would build {built} items, more than the limit of {limit}"
+
+
+def test_assoc_into_a_map_already_at_the_limit_may_still_replace_entries():
+    big = {str(i): i for i in range(80)}
+    source = "(count (reduce (fn [m k] (assoc m k 1)) (into {} data/m) data/ks))"
+    ok = run(source, data={"m": big, "ks": ["0", "79"]}, limits={"collection_size": 80})
+    assert ok.error is None and ok.value == 80, ok.error
+    over = run(source, data={"m": big, "ks": ["0", "new"]}, limits={"collection_size": 80})
+    assert over.error is not None and over.error.reason == "memory_exceeded", over.error

@@ -10,6 +10,7 @@ from engine.lisp import nodes as N
 from engine.lisp import pyast as P
 from engine.lisp.fused import constant_time
 from engine.lisp.helpers import helper
+from engine.lisp.inline import int_valued
 from engine.lisp.pyast import mangle
 from engine.lisp.values import FnInfo
 
@@ -114,6 +115,7 @@ def letfn_assignments(c, n: N.Letfn, as_walrus: bool) -> list:
 
 def loop_function(c, n: N.Loop) -> ast.expr:
     name = n.frame.pyname
+    c.ints |= loop_ints(n, c.ints)
     params = [b.pyname for b in n.frame.captures]
     init = c.assignments(n.steps)
     counter = [P.assign("_n", ast.Constant(0))]
@@ -123,6 +125,28 @@ def loop_function(c, n: N.Loop) -> ast.expr:
                          [ast.While(ast.Constant(True), body, [])], [], None)
     c.module.append(P.locate(fn, n.span))
     return P.call(name, *[P.load(p) for p in params])
+
+def loop_ints(n: N.Loop, ints) -> set:
+    """The loop's parameters that hold an integer on every pass: each starts as one, and
+    every recur gives it one when the others so found do (`ints`: locals outside known to
+    hold integers). `(loop [i 0] ... (recur (inc i)))`: i."""
+    if n.prologue:
+        return set()
+    found = set()
+    for b, value in n.steps:
+        if int_valued(value, ints | found):
+            found.add(b)
+    recurs = [r for r in N.walk(n.body) if type(r) is N.Recur and r.frame is n.frame]
+    changed = True
+    while changed:
+        changed = False
+        for r in recurs:
+            for b, value in zip(n.params, r.args):
+                if b in found and not int_valued(value, ints | found):
+                    found.discard(b)
+                    changed = True
+    return found
+
 
 def for_function(c, n: N.For) -> ast.expr:
     name = n.frame.pyname

@@ -38,6 +38,7 @@ class Compiler:
         self.fn_infos: dict[str, FnInfo] = {}
         self.temp_count = 0
         self.steps = 0     # nodes compiled: the deadline is checked every 1024
+        self.ints: set[N.Binding] = set()    # locals known to hold integers (loop counters)
 
     # --- entry -------------------------------------------------------------------------
     def compile_top(self, frame: N.Frame, node) -> tuple[object, str]:
@@ -140,7 +141,7 @@ class Compiler:
         if type(fn) is N.BuiltinRef:
             b = BUILTINS[fn.name]
             name = f"{b.pyname}__{len(args)}" if len(args) in b.variants else b.pyname
-            fast = inline_call(fn.name, n.args, args, name, self.temp)
+            fast = inline_call(fn.name, n.args, args, name, self.temp, self.ints)
             if fast is not None:
                 return fast
             return ast.Call(P.locate(P.load(name), fn.span), args, [])

@@ -149,7 +149,8 @@ def _reduce_loop(c, n: N.Call) -> ast.expr:
             return acc
 
     (or over chunks of the items, checking the deadline between them, when the body takes
-    constant time)."""
+    constant time). A body `(assoc acc k v)` that reads acc nowhere else first tries
+    `_assoc_loop`: into a map, the entries go into one mutation of it."""
     fn, init, coll = n.args
     a = fn.arities[0]
     acc, item = a.params[0].pyname, a.params[1].pyname
@@ -158,17 +159,72 @@ def _reduce_loop(c, n: N.Call) -> ast.expr:
     stopped = ast.If(ast.Compare(P.call(helper("_type"), P.load(acc)), [ast.Is()], [helper("_Reduced")]),
                      [ast.Return(P.attr(acc, "value"))], [])
     step = [ast.Assign([ast.Name(acc, ast.Store())], c.expr(a.body)), stopped]
+    enter = ast.Assign([ast.Name("_r", ast.Store())], ast.Attribute(helper("_h"), "s", ast.Load()))
+    body = [enter, _items_loop(c, n, a, item, step), ast.Return(P.load(acc))]
+    if _assoc_into(a):
+        body[1:1] = _assoc_loop(c, n, a)
+    args = ast.arguments([], [ast.arg(p) for p in (*captures, acc, "_coll")], None, [], [],
+                         None, [])
+    function = ast.FunctionDef(name, args, body, [], None)
+    c.add_function(function, fn.span)
+    return P.call(name, *map(P.load, captures), c.expr(init), c.expr(coll))
+
+
+def _items_loop(c, n: N.Call, a: N.Arity, item: str, step: list) -> ast.stmt:
+    """`for item in _items("reduce", _coll): <deadline check> <step>`, the deadline checked
+    between chunks of items instead when the body takes constant time."""
     items = c.located(P.call(helper("_items"), ast.Constant("reduce"), P.load("_coll")), n.span)
     if constant_time(a.body):
         inner = ast.For(ast.Name(item, ast.Store()), P.load("_part"), step, [])
-        loop = ast.For(ast.Name("_part", ast.Store()), P.call(helper("_chunks"), items), [inner], [])
-    else:
-        late = ast.If(ast.Compare(P.call(helper("_clock")), [ast.Gt()], [P.attr("_r", "deadline")]),
-                      [ast.Expr(P.call(helper("_timeout")))], [])
-        loop = ast.For(ast.Name(item, ast.Store()), items, [late, *step], [])
-    enter = ast.Assign([ast.Name("_r", ast.Store())], ast.Attribute(helper("_h"), "s", ast.Load()))
-    args = ast.arguments([], [ast.arg(p) for p in (*captures, acc, "_coll")], None, [], [],
-                         None, [])
-    function = ast.FunctionDef(name, args, [enter, loop, ast.Return(P.load(acc))], [], None)
-    c.add_function(function, fn.span)
-    return P.call(name, *map(P.load, captures), c.expr(init), c.expr(coll))
+        return ast.For(ast.Name("_part", ast.Store()), P.call(helper("_chunks"), items), [inner], [])
+    late = ast.If(ast.Compare(P.call(helper("_clock")), [ast.Gt()], [P.attr("_r", "deadline")]),
+                  [ast.Expr(P.call(helper("_timeout")))], [])
+    return ast.For(ast.Name(item, ast.Store()), items, [late, *step], [])
+
+
+def _assoc_into(a: N.Arity) -> bool:
+    """Whether the body is `(assoc acc k v)`, acc the first parameter, read by neither k nor v."""
+    body, acc = a.body, a.params[0]
+    return (type(body) is N.Call and type(body.fn) is N.BuiltinRef and body.fn.name == "assoc"
+            and len(body.args) == 3 and type(body.args[0]) is N.LocalRef
+            and body.args[0].binding is acc and not _reads(body.args[1:], acc))
+
+
+def _reads(nodes: tuple, binding: N.Binding) -> bool:
+    """Whether `binding` is read anywhere in `nodes`."""
+    return any(type(x) is N.LocalRef and x.binding is binding for x in N.walk(nodes))
+
+
+def _assoc_loop(c, n: N.Call, a: N.Arity) -> list[ast.stmt]:
+    """`(reduce (fn [m x] (assoc m k v)) {} xs)` into a map: each entry is set in one
+    mutation of the map, finished at the end, instead of a new map per item:
+
+        if _type(acc) is _Map:
+            _b = acc.mutate()
+            for x in _items("reduce", coll):
+                <deadline check>
+                _k = <k>; _v = <v>
+                if _type(_k) in _PLAIN_KEYS and _len(_b) < _r.max_coll: _b[_k] = _v
+                else: _b = b_assoc__3(_b.finish(), _k, _v).mutate()
+            return _b.finish()
+
+    A key of another kind (true, a vector...), or a map at the collection limit, goes
+    through the builtin, which gives the same result or error as ever; below the limit
+    one entry more cannot pass it. The result is a map, never `reduced`."""
+    acc, item = a.params[0].pyname, a.params[1].pyname
+    key, value = a.body.args[1:]
+    b = BUILTINS["assoc"]
+    assoc = f"{b.pyname}__3" if 3 in b.variants else b.pyname
+    plain = ast.BoolOp(ast.And(), [
+        ast.Compare(P.call(helper("_type"), P.load("_k")), [ast.In()], [helper("_PLAIN_KEYS")]),
+        ast.Compare(P.call(helper("_len"), P.load("_b")), [ast.Lt()], [P.attr("_r", "max_coll")])])
+    builtin = P.call(ast.Attribute(P.call(assoc, P.call(P.attr("_b", "finish")), P.load("_k"),
+                                          P.load("_v")), "mutate", ast.Load()))
+    step = [P.assign("_k", c.expr(key)), P.assign("_v", c.expr(value)),
+            ast.If(plain, [ast.Assign([ast.Subscript(P.load("_b"), P.load("_k"), ast.Store())],
+                                      P.load("_v"))],
+                   [P.assign("_b", c.located(builtin, a.body.span))])]
+    batch = [P.assign("_b", P.call(P.attr(acc, "mutate"))), _items_loop(c, n, a, item, step),
+             ast.Return(P.call(P.attr("_b", "finish")))]
+    is_map = ast.Compare(P.call(helper("_type"), P.load(acc)), [ast.Is()], [helper("_Map")])
+    return [ast.If(is_map, batch, [])]

@@ -21,7 +21,7 @@ from engine.lisp.keys import as_keys, check_keys
 from engine.lisp.errors import Signal, error
 from engine.lisp.printer import pr_str
 from engine.lisp.running import RUNNING, current, timeout
-from engine.lisp.values import EMPTY_MAP, MAPS, Map, type_name
+from engine.lisp.values import EMPTY_MAP, MAPS, Keyword, Map, type_name
 from engine.lisp.where import where
 
 
@@ -164,6 +164,8 @@ def _iterate(coll):
 GLOBALS: dict[str, object] = {
     "_h": RUNNING,                    # generated functions start with `_r = _h.s`
     "_len": len, "_tuple": tuple, "_type": type, "_int": int, "_NUMS": frozenset({int, float}),
+    "_STR_INT": frozenset({str, int}), "_Map": Map,
+    "_PLAIN_KEYS": frozenset({str, int, float, Keyword, type(None)}),   # map keys as they are
     "_MAPS": MAPS, "_Function": types.FunctionType, "_Reduced": Reduced, "_MISSING": MISSING,
     "_items": items, "_chunks": chunks, "_clock": time.perf_counter,
     "_as_fn": as_fn, "_keyword_get": keyword_call, "_where": where,

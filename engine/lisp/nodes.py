@@ -215,6 +215,23 @@ class For:
     span: Span
 
 
+def walk(node):
+    """`node` and every node inside it (nested fns included), for questions such as which
+    locals a body reads; `node` may also be a tuple of nodes."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if type(x) is tuple:
+            stack.extend(x)
+            continue
+        fields = getattr(type(x), "__dataclass_fields__", None)
+        if fields is None or type(x) is Span:
+            continue
+        yield x
+        if type(x) is not Const:
+            stack.extend(getattr(x, f) for f in fields)
+
+
 Node = (Const | LocalRef | GlobalRef | BuiltinRef | DataRef | VectorLit | MapLit | SetLit | If
         | Do | Let | And | Or | Fn | Letfn | Loop | Recur | Call | Intrinsic | ToolCall | ToolRef
         | For)

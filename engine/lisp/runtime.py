@@ -29,7 +29,7 @@ class RunContext:
 
     __slots__ = ("limits", "data", "tools", "deadline", "wall_deadline", "prints", "print_chars",
                  "tool_calls", "definitions", "ns", "depth", "max_depth", "max_loop", "max_coll",
-                 "previous")
+                 "max_string", "previous")
 
     def __init__(self, limits: Limits, data: Map, tools: dict, started: float, ns: dict):
         self.limits = limits
@@ -48,6 +48,7 @@ class RunContext:
         self.max_depth = limits.recursion_depth
         self.max_loop = limits.loop_iterations
         self.max_coll = limits.collection_size
+        self.max_string = limits.string_length
         self.previous = (None, None, None)   # *1 *2 *3: earlier turns' values, latest first
 
     # --- called by compiled code ----------------------------------------------------------

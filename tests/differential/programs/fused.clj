@@ -63,3 +63,23 @@
 
 ;; == fused-reduce-error !error
 (reduce (fn [acc x] (+ acc x)) 0 [1 "2"])
+
+;; == fused-assoc-into-a-map
+(reduce (fn [m i] (assoc m (str "k" (mod i 4)) i)) {} (range 10))
+
+;; == fused-assoc-odd-keys
+[(reduce (fn [m i] (assoc m (even? i) i)) {} (range 5))
+ (reduce (fn [m i] (assoc m [i (odd? i)] i)) {[1 true] :x} (range 3))
+ (reduce (fn [m i] (assoc m nil i)) {} (range 2))]
+
+;; == fused-assoc-into-nil-and-vectors
+[(reduce (fn [m i] (assoc m i :x)) nil (range 2)) (reduce (fn [m i] (assoc m i :x)) [:a] (range 3))]
+
+;; == fused-assoc-reading-the-accumulator
+(reduce (fn [m i] (assoc m (count m) (* i i))) {} (range 4))
+
+;; == fused-assoc-over-records
+(reduce (fn [m r] (assoc m (:id r) (:name r))) {:z 0} [{:id 1 :name "a"} {:id 2 :name "b"} {:id 1 :name "c"}])
+
+;; == fused-assoc-into-a-number-error !error
+(reduce (fn [m i] (assoc m :k i)) 5 [1 2])

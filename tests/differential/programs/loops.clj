@@ -85,3 +85,19 @@
 
 ;; == pythagorean-triples
 (for [a (range 1 20) b (range a 20) c (range b 20) :when (= (+ (* a a) (* b b)) (* c c))] [a b c])
+
+;; == loop-integer-counters
+[(loop [i 0 acc 0] (if (< i 100) (recur (inc i) (+ acc (* i i))) acc))
+ (loop [i 10 n 0] (if (zero? i) n (recur (dec i) (+ n (mod i 3)))))
+ (loop [x 1] (if (< x 100) (recur (* x (count [1 2 3]))) x))]
+
+;; == loop-counter-that-becomes-a-float
+[(loop [i 0] (if (< i 3) (recur (+ i 0.5)) i))
+ (loop [i 0 j i] (if (< i 3) (recur (+ i 1.5) j) [i j]))
+ (loop [i 0 acc 0] (if (< i 10) (recur (inc i) (+ acc 0.5)) acc))]
+
+;; == loop-integer-counter-overflows !error
+(loop [i 0 x 1] (if (< i 70) (recur (inc i) (* x 2)) x))
+
+;; == loop-integer-sum-overflows !error
+(loop [i 0 a 4611686018427387904] (if (< i 3) (recur (inc i) (+ a a)) a))

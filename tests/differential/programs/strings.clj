@@ -132,6 +132,19 @@
 ;; == parse-then-sum
 (reduce + (map parse-long (str/split "1,2,3,40" #",")))
 
+;; == str-inline-strings-and-integers
+(let [i -7 s "ab"] [(str "k" i) (str s i s) (str i) (str s) (str "a" 1 "b" i "c" s)])
+
+;; == str-inline-other-values
+(let [n nil k :kw f 1.5 b false v [1 "a"] m {:a nil}]
+  [(str "x" n) (str k) (str "f" f) (str b "-" v) (str "m" m) (str 1 2 3 4 5 6 7 8 9 10)])
+
+;; == str-inline-in-a-loop
+(reduce (fn [acc i] (str acc i "," (mod i 3))) "" (range 12))
+
+;; == str-inline-prints-in-order
+(str (do (println "a") 1) (do (println "b") "x") nil (do (println "c") :k))
+
 ;; == upper-case-nil-error !error
 (str/upper-case nil)
 
