@@ -46,11 +46,11 @@ FIRST_SCREEN_TURNS = 60        # turn list rows on a tall terminal: counted befo
 
 def load_view(path: Path, trace: Trace | None = None, options: dict | None = None) -> TraceView:
     """The trace at `path` (or `trace`, already read from it) under its recorded options changed
-    by `options` (the config file's), with the turns of a first screen rendered and counted:
-    what the loader thread does, off the UI thread, before a TraceScreen can show it (the
-    screen counts the others in the background, so a long trace opens as quickly as a short
-    one)."""
-    view = TraceView.of(trace if trace is not None else open_trace(path))
+    by `options` (the config file's), with the turns of a first screen decoded, rendered and
+    counted: what the loader thread does, off the UI thread, before a TraceScreen can show it
+    (the screen decodes and counts the others in the background, so a long trace opens as
+    quickly as a short one)."""
+    view = TraceView.of(trace if trace is not None else open_trace(path, lazy=True))
     if options:
         view = view.with_options(**options)
     view.count_first(FIRST_SCREEN_TURNS)

@@ -17,16 +17,18 @@ from engine.trace.upstream import is_inspection
 INSPECTION_SUFFIX = ".inspection.jsonl"
 
 
-def open_trace(path, warn=None, canonical=None) -> Trace:
+def open_trace(path, warn=None, canonical=None, lazy: bool = False) -> Trace:
     """The trace in the file at `path`. An inspection artifact is imported with the canonical
     trace `canonical` (a path) when given, else with the `run.jsonl` beside it when there is
     one for the same run (`NAME.inspection.jsonl` -> `NAME.jsonl`); `warn(line)` hears of
-    lines dropped from a cut-off run. UnreadableTrace / TraceError name the file."""
+    lines dropped from a cut-off run. UnreadableTrace / TraceError name the file. `lazy`: the
+    turns of one of our trace files are decoded as they are asked for (engine.trace.files.
+    trace_from_json); a broken one is a TraceError then."""
     name = os.fspath(path)
     text = _read(name)
     if not is_inspection(text):
         _refuse_other_json_lines(text, name)
-        return loads_trace(text, name)
+        return loads_trace(text, name, lazy)
     companion = canonical if canonical is not None else _companion(name)
     if companion is None:
         return import_inspection(text, name, warn=warn)

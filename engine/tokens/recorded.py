@@ -11,10 +11,11 @@ A turn here is any record with `messages` (the request), `raw_response` (the rep
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from .caching import CachePolicy, CacheSplit, cache_policy, cache_prices, cache_splits, sent_times
+from .caching import (CachePolicy, CacheSplit, RunCache, cache_policy, cache_prices, cache_splits,
+                      sent_times)
 from .counter import MessageCounts, TokenCounter
 from .encodings import encoding_for_model
 from .prices import CallCost, Price, call_cost, cost
@@ -97,7 +98,10 @@ class CacheRuns:
         return found
 
     def split_now(self, strategy: str, policy: CachePolicy,
-                  requests: Sequence[Sequence[Mapping]], counts: Sequence[MessageCounts]) -> None:
-        """Split `strategy`'s requests by `policy` now, keeping the splits, not the requests."""
-        self._splits[(strategy, policy)] = tuple(cache_splits(requests, counts, self.times,
-                                                              policy, self.counter))
+                  requests: Iterable[tuple[Sequence[Mapping], MessageCounts]]) -> None:
+        """Split `strategy`'s requests, (messages, their counts) in the order they were sent,
+        by `policy` now, one at a time, keeping the splits, not the requests."""
+        cache = RunCache(policy, self.counter)
+        self._splits[(strategy, policy)] = tuple(
+            cache.send(messages, counts, now) for (messages, counts), now in zip(requests,
+                                                                                 self.times))

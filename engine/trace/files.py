@@ -6,12 +6,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 
 from engine.history import FINISH_REASONS, HistoryOpts, Response, ToolInfo, Turn, Usage
 from engine.lisp import Definition, PtcError, Span, ToolCall
 from engine.trace import strict_json
 from engine.trace.disk import UnreadableFile, read_text, readable_size, write_atomically
+from engine.trace.lazy_turns import LazyTurns
 from engine.trace.model import FORMAT, VERSION, AgentInfo, Outcome, Parent, Trace
 from engine.trace.values import MalformedValue, decode, encode
 
@@ -149,12 +150,12 @@ def _error_json(e: PtcError) -> dict:
 
 # --- reading -------------------------------------------------------------------------------
 
-def load_trace(path) -> Trace:
+def load_trace(path, lazy: bool = False) -> Trace:
     """The trace saved at `path`; UnreadableTrace for a file that cannot be read (missing, not
     a regular file, too large), TraceError for a broken, truncated, hostile or wrong-version
-    one."""
+    one. `lazy`: see trace_from_json."""
     name = os.fspath(path)
-    return trace_from_json(load_trace_doc(path), name)
+    return trace_from_json(load_trace_doc(path), name, lazy)
 
 
 def trace_file_size(path) -> int:
@@ -177,8 +178,8 @@ def load_trace_doc(path):
     return parse_json(text, os.fspath(path))
 
 
-def loads_trace(text: str, name: str = "<trace>") -> Trace:
-    return trace_from_json(parse_json(text, name), name)
+def loads_trace(text: str, name: str = "<trace>", lazy: bool = False) -> Trace:
+    return trace_from_json(parse_json(text, name), name, lazy)
 
 
 def parse_json(text: str, name: str):
@@ -199,10 +200,21 @@ def parse_json(text: str, name: str):
         raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
 
 
-def trace_from_json(doc, name: str = "<trace>") -> Trace:
-    """The trace in a parsed trace document; TraceError naming `name` and the bad field."""
+def trace_from_json(doc, name: str = "<trace>", lazy: bool = False) -> Trace:
+    """The trace in a parsed trace document; TraceError naming `name` and the bad field.
+    `lazy`: its turns are a LazyTurns, each decoded (and checked) only when it is first asked
+    for, so a broken turn is a TraceError then; else every turn is decoded now."""
+    trace = _named(name, _trace, doc, name)
+    if lazy:
+        return trace
+    trace.turns.decode_all()
+    return replace(trace, turns=tuple(trace.turns))
+
+
+def _named(name: str, make, *args):
+    """make(*args), a bad field in it a TraceError naming the file `name`."""
     try:
-        return _trace(doc)
+        return make(*args)
     except (MalformedValue, _Bad) as e:
         raise TraceError(f"{name}: {e}") from None
     except RecursionError:
@@ -235,7 +247,7 @@ _KIND_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a l
 _NUM = (int, float)
 
 
-def _trace(doc) -> Trace:
+def _trace(doc, name: str) -> Trace:
     if type(doc) is not dict or doc.get("format") != FORMAT:
         raise _Bad(f"not a ptc-tui trace (expected \"format\": \"{FORMAT}\" at the top)")
     version = _get(doc, "version", int, "trace")
@@ -255,13 +267,13 @@ def _trace(doc) -> Trace:
             if _get(m, key, kind, f"messages[{i}]", optional=True) is not None:
                 message[key] = m[key]
         messages.append(message)
-    turns, memory = [], {}
-    for i, t in enumerate(_get(doc, "turns", list, "trace")):
-        turn = _turn(t, f"turns[{i}]", messages, memory)
-        if turn.number != i + 1:
-            raise _Bad(f"turns[{i}].number: expected {i + 1}, got {turn.number}")
-        turns.append(turn)
-        memory = turn.memory
+    raw_turns = _get(doc, "turns", list, "trace")
+    for i, t in enumerate(raw_turns):          # numbered 1, 2, ...: known before decoding
+        number = _get(t, "number", int, f"turns[{i}]")
+        if number != i + 1:
+            raise _Bad(f"turns[{i}].number: expected {i + 1}, got {number}")
+    turns = LazyTurns(raw_turns, lambda t, i, memory: _named(
+        name, _turn, t, f"turns[{i}]", messages, memory))
     o = _get(doc, "outcome", dict, "trace")
     status = _get(o, "status", str, "outcome")
     if status not in ("returned", "failed", "running"):
@@ -270,7 +282,7 @@ def _trace(doc) -> Trace:
     outcome = Outcome(status, decode(o.get("return_value"), "outcome.return_value"),
                       _get(fail, "reason", str, "outcome.fail") if fail else None,
                       _get(fail, "message", str, "outcome.fail") if fail else None)
-    return Trace(agent, tuple(turns), outcome,
+    return Trace(agent, turns, outcome,
                  _get(doc, "engine_version", str, "trace", optional=True) or "",
                  _get(doc, "created_at", str, "trace", optional=True) or "",
                  _parent(_get(doc, "parent", dict, "trace", optional=True)),

@@ -56,7 +56,7 @@ class Parent:
 @dataclass(frozen=True)
 class Trace:
     agent: AgentInfo
-    turns: tuple[Turn, ...] = ()
+    turns: tuple[Turn, ...] = ()        # or a LazyTurns (a trace file's, decoded as read)
     outcome: Outcome = field(default_factory=Outcome)
     engine_version: str = ""
     created_at: str = ""                # ISO 8601; volatile

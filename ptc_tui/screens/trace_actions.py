@@ -3,6 +3,7 @@ fork with its parent, copy a turn's message, reply or request, save it, export i
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from pathlib import Path
 
@@ -15,9 +16,19 @@ from ptc_tui.view.forks import ForkRequest, find_parent
 from ptc_tui.widgets import escape_controls
 
 
+def every_turn(action):
+    """An action that reads every turn: first they are decoded (a broken one is an error
+    notification instead of the action)."""
+    @functools.wraps(action)
+    def checked(self, *args):
+        if self.readable():
+            return action(self, *args)
+    return checked
+
+
 class TraceActions:
     """Mixed into TraceScreen (which gives `view`, `turn`, `current`, `source`, `save_to`,
-    `parent_trace`, `parent_name`, `saved_turns` and Textual's `app` and `notify`)."""
+    `parent_trace`, `parent_name`, `saved_turns`, `readable` and Textual's `app` and `notify`)."""
 
     # --- fork and compare ----------------------------------------------------------------------
     def live_run(self) -> tuple[object, object, object]:
@@ -25,6 +36,7 @@ class TraceActions:
         none)."""
         return None, None, None
 
+    @every_turn
     def action_fork(self) -> None:
         if self.current is None:
             self.notify("no turn to fork from yet", severity="information")
@@ -37,6 +49,7 @@ class TraceActions:
         if request is not None:
             self.app.start_fork(self.view.trace, request, self.source, *self.live_run())
 
+    @every_turn
     def action_compare_parent(self) -> None:
         trace = self.view.trace
         if trace.parent is None:
@@ -70,9 +83,11 @@ class TraceActions:
             self.app.copy_to_clipboard(self.view.request_json(self.turn))
             self.notify(f"copied turn {self.turn}'s request as JSON messages")
 
+    @every_turn
     def action_save(self) -> None:
         self.app.push_screen(SaveDialog(self.suggested_path(".json")), self.save)
 
+    @every_turn
     def action_export(self) -> None:
         self.app.push_screen(SaveDialog(self.suggested_path(".otlp.json"),
                                         "Export the trace as OpenTelemetry spans (OTLP/JSON)",

@@ -20,17 +20,18 @@ from textual.worker import get_current_worker
 
 from engine.history import strategy_order
 from engine.llm import spec_model
-from engine.trace import Trace
+from engine.trace import Trace, TraceError
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.pane_layout import PaneLayoutActions
-from ptc_tui.screens.trace_actions import TraceActions
+from ptc_tui.screens.trace_actions import TraceActions, every_turn
 from ptc_tui.screens.run_info_screen import RunInfoScreen
 from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.view import Header, MessagePane, TraceView, TurnRow, TurnView
 from ptc_tui.view.run_info import run_info
 from ptc_tui.view.trace_view import neighbour
-from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
+from ptc_tui.widgets import (MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList,
+                             escape_controls)
 from ptc_tui.widgets.memory_panel import MemoryPane
 from ptc_tui.widgets.options_panel import OptionsPanel
 
@@ -98,6 +99,12 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         header: Header
 
     @dataclass
+    class Broken(Message):
+        """Reading `view`'s turns stopped at a broken one: `error` says which and why."""
+        view: TraceView
+        error: str
+
+    @dataclass
     class Counting(Message):
         """`done` of `view`'s turns are counted so far."""
         view: TraceView
@@ -150,15 +157,15 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         yield Footer(id="footer", compact=True)
 
     def on_mount(self) -> None:
-        if not self.view.all_counted:
-            self.count_turns(self.view, self.caching_model)
+        if not self.view.all_counted:      # once the first screen is drawn: not competing
+            self.call_after_refresh(self._count_after_first_screen, self.view)
         else:
             self.header_info = self.shown_header(self.view.header(self.caching_model))
 
     # --- state ------------------------------------------------------------------------------
     @property
     def numbers(self) -> list[int]:
-        return [t.number for t in self.view.trace.turns]
+        return list(self.view.turns)
 
     def _turn_view(self) -> TurnView | None:
         return self.view.turn(self.turn) if self.turn in self.view.turns else None
@@ -189,22 +196,53 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
             self.query_one("#counting", ProgressBar).update(progress=0)
         self.count_turns(view, self.caching_model)
 
+    def _count_after_first_screen(self, view: TraceView) -> None:
+        if view is self.view:                    # else a change already counts the new view
+            self.count_turns(view, self.caching_model)
+
     # a description, else Textual builds one from repr(view): the whole trace
     @work(thread=True, exclusive=True, group="counts", description="count every turn")
     def count_turns(self, view: TraceView, caching_model: str | None) -> None:
-        """Render and count every turn, saying how far it got every COUNTING_NOTE_S; each
-        turn's panes are made once too, so their texts are ready when a key shows the turn;
-        then the header's totals (with `caching_model`'s prompt caching, see `caching_model`)."""
+        """Read (a long trace's turns are decoded as first needed), render and count every
+        turn, saying how far it got every COUNTING_NOTE_S; each turn's panes are made once
+        too, so their texts are ready when a key shows the turn; then the header's totals
+        (with `caching_model`'s prompt caching, see `caching_model`). A broken turn stops it
+        with a Broken message."""
         worker = get_current_worker()
         noted = time.monotonic()
-        for i, turn in enumerate(view.trace.turns):
-            if worker.is_cancelled:              # a newer change supersedes this one
-                return
-            view.rendering.count(i), view.full_rendering.count(i), view.turn(turn.number)
-            if time.monotonic() - noted >= COUNTING_NOTE_S:
-                self.post_message(self.Counting(view, i + 1))
-                noted = time.monotonic()
-        self.post_message(self.Counted(view, view.rows(), view.header(caching_model)))
+        try:
+            for i, number in enumerate(view.turns):
+                if worker.is_cancelled:              # a newer change supersedes this one
+                    return
+                view.rendering.count(i), view.full_rendering.count(i), view.turn(number)
+                if time.monotonic() - noted >= COUNTING_NOTE_S:
+                    self.post_message(self.Counting(view, i + 1))
+                    noted = time.monotonic()
+            self.post_message(self.Counted(view, view.rows(), view.header(caching_model)))
+        except TraceError as e:
+            self.post_message(self.Broken(view, str(e)))
+
+    def on_trace_screen_broken(self, event: Broken) -> None:
+        if event.view is self.view:
+            self.turn_rows = self.shown_rows(self.view.rows_so_far())
+            self.query_one("#counting", ProgressBar).display = False
+            self._show_broken(event.error)
+
+    def _show_broken(self, error: str) -> None:
+        self.notify(escape_controls(" ".join(error.split())), title="broken trace: the turns before it are shown",
+                    severity="error", timeout=30, markup=False)
+
+    def readable(self, number: int | None = None) -> bool:
+        """Whether turn `number` (None: every turn) can be read. A long trace's turns are
+        decoded when first needed; a broken one is an error notification here instead."""
+        turns = self.view.turns
+        try:
+            if turns:
+                turns[max(turns) if number is None else number]
+        except TraceError as e:
+            self._show_broken(str(e))
+            return False
+        return True
 
     def on_trace_screen_counting(self, event: Counting) -> None:
         if event.view is self.view:
@@ -234,7 +272,7 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
 
     # --- actions ------------------------------------------------------------------------------
     def _go(self, number: int | None) -> None:
-        if number is not None and number in self.view.turns:
+        if number is not None and number in self.view.turns and self.readable(number):
             self.turn = number
 
     def action_move(self, step: int) -> None:
@@ -247,6 +285,7 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
     def action_last(self) -> None:
         self._go(self.numbers[-1] if self.numbers else None)
 
+    @every_turn
     def action_failed(self, direction: int) -> None:
         found = (self.view.next_failed(self.turn) if direction > 0
                  else self.view.previous_failed(self.turn))
@@ -257,16 +296,20 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
     def action_go_to(self) -> None:
         self.app.push_screen(GoToDialog(tuple(self.numbers)), self._go)
 
+    @every_turn
     def action_search(self) -> None:
         self.app.push_screen(SearchDialog(self.view), self._go)
 
+    @every_turn
     def action_diff(self) -> None:
         if self.current is not None:
             self.app.push_screen(DiffScreen(self.view, self.turn), self._go)
 
+    @every_turn
     def action_run_info(self) -> None:
         self.app.push_screen(RunInfoScreen(run_info(self.view.trace, self.view.calls())))
 
+    @every_turn
     def action_tokens(self) -> None:
         self.app.push_screen(TokenScreen(self.view, self.turn, model=self.price_model,
                                          caching=self.app.caching), self._tokens_closed)

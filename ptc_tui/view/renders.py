@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from engine.history import STRATEGIES, HistoryOpts, RenderStats, iter_requests
 from engine.llm import spec_model
 from engine.tokens import (CachePolicy, CacheSplit, MessageCounts, RunCache, TokenCounter,
-                           cache_policy, cache_splits, encoding_for_model, sent_times)
+                           cache_policy, cache_splits, encoding_for_model)
 from engine.trace import Trace
 
 
@@ -48,6 +48,34 @@ class Requests(Sequence):
         return len(self._done)
 
 
+class SentTimes(Sequence):
+    """When each turn's request was sent, in seconds from the run's start (engine.tokens.
+    sent_times), summed only as far as asked for: a long trace's later turns may not be
+    decoded yet."""
+
+    def __init__(self, turns: Sequence):
+        self._turns = turns
+        self._done: list[float] = []
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._turns)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        with self._lock:
+            done = self._done
+            while len(done) <= i:           # as sent_times: the turn before's LLM call and run
+                before = self._turns[len(done) - 1] if done else None
+                done.append(done[-1] + (before.llm_ms + before.run_ms) / 1000 if done else 0.0)
+        return done[i]
+
+
 @dataclass(frozen=True)
 class Rendering:
     """What every turn was (or would have been) sent under `opts` (its strategy included; other
@@ -58,7 +86,7 @@ class Rendering:
     opts: HistoryOpts
     requests: Requests
     counter: TokenCounter = field(repr=False, compare=False)
-    sent_at: tuple[float, ...] = field(default=(), repr=False, compare=False)  # per request, s
+    sent_at: Sequence[float] = field(default=(), repr=False, compare=False)  # per request, s
     _counts: dict[int, MessageCounts] = field(default_factory=dict, repr=False, compare=False)
     _splits: dict[CachePolicy, tuple[CacheSplit, ...]] = field(default_factory=dict, repr=False,
                                                                compare=False)
@@ -101,7 +129,7 @@ class Renders:
         self.counter = counter if counter is not None else TokenCounter(
             encoding_for_model(spec_model(trace.agent.llm)))
         self._cache: dict[tuple, Rendering] = {}
-        self.sent_at = tuple(sent_times(trace.turns))     # when each request was sent, s
+        self.sent_at = SentTimes(trace.turns)         # when each request was sent, s
         self.calls: dict = {}               # turn index -> its CallView, made once
         self._recorded_cache = RunCache(cache_policy(spec_model(trace.agent.llm)), self.counter)
         self._recorded_splits: list[CacheSplit] = []

@@ -5,10 +5,10 @@ provider's own counts. The `stats` command and the token screen both read them."
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.history import BASELINE, STRATEGIES, HistoryOpts, render_turns, strategy_order
+from engine.history import BASELINE, STRATEGIES, HistoryOpts, iter_requests, strategy_order
 from engine.llm import spec_model
 from engine.tokens import (CachePolicy, CacheRuns, CacheSplit, Price, TokenCounter, TokenEncoding,
                            cache_policy, caching_cost, cost, encoding_for_model, price_for)
@@ -100,21 +100,30 @@ def token_stats(trace: Trace, strategies: Sequence[str] | None = None,
     model = model or spec_model(trace.agent.llm)
     if counter is None:
         counter = TokenCounter(encoding_for_model(model))
-    # one strategy's requests at a time, dropped once counted and split: a long run's
-    # requests under every strategy take many times its file's size
+    # one request at a time, dropped once counted and split: a long run's requests under one
+    # strategy take many times its file's size
     policy = cache_policy(model)
     runs = CacheRuns(trace.turns, {}, {}, counter) if caching else None
     per_strategy = {}
     for s in dict.fromkeys((BASELINE, *chosen)):
-        requests = [m for m, _ in render_turns(s, trace.turns, trace.context(), opts)]
-        counts = [counter.count_messages(m) for m in requests]
-        per_strategy[s] = [c.total for c in counts]
+        totals = per_strategy[s] = []
+        counted = _counted(iter_requests(s, trace.turns, trace.context(), opts), counter, totals)
         if runs is not None and policy is not None and s in chosen:
-            runs.split_now(s, policy, requests, counts)
-        del requests, counts
+            runs.split_now(s, policy, counted)
+        else:
+            for _ in counted:
+                pass
     return stats_from_counts(trace, chosen, opts, model, counter.encoding,
                              price_for(model) if model else None, per_strategy,
                              runs, policy)
+
+
+def _counted(requests: Iterator, counter: TokenCounter, totals: list[int]) -> Iterator:
+    """(messages, their counts) of each of `requests` in turn, each total added to `totals`."""
+    for messages, _ in requests:
+        counts = counter.count_messages(messages)
+        totals.append(counts.total)
+        yield messages, counts
 
 
 def stats_from_counts(trace: Trace, strategies: Sequence[str], opts: HistoryOpts,

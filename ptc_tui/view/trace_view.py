@@ -14,6 +14,7 @@ from engine.history import BASELINE, HistoryOpts, Turn
 from engine.lisp import Keyword
 from engine.tokens import cache_policy, caching_cost
 from engine.trace import Trace
+from engine.trace.lazy_turns import decoded_turns
 from ptc_tui.view.calls import CallView, RunTotals, call_view, prices_or_none, run_totals
 from ptc_tui.view.token_stats import saving_percent
 from ptc_tui.view.dropped import dropped_items
@@ -22,6 +23,7 @@ from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane
 from ptc_tui.view.renders import Renders, Rendering
 from ptc_tui.view.reply import ReplyView, reply_view
 from ptc_tui.view.status import turn_status
+from ptc_tui.view.turns_by_number import TurnsByNumber
 
 FAILED = ("error", "fail", "no_code")
 
@@ -29,7 +31,7 @@ FAILED = ("error", "fail", "no_code")
 @dataclass(frozen=True)
 class TurnRow:
     number: int
-    status: str               # ok, error, return, fail, no_code
+    status: str               # ok, error, return, fail, no_code; pending: not read yet
     tokens: int | None        # input tokens under the current strategy (None: not counted yet)
     full_tokens: int | None   # under `full`
     origin: str = ""          # in a fork: "parent" (taken over as recorded) or "fork" (what-if)
@@ -140,14 +142,11 @@ class TraceView:
 
     # --- turns ----------------------------------------------------------------------------
     @cached_property
-    def turns(self) -> dict[int, Turn]:
-        return {t.number: t for t in self.trace.turns}
+    def turns(self) -> TurnsByNumber:
+        return TurnsByNumber(self.trace.turns)
 
     def _index(self, number: int) -> int:
-        for i, t in enumerate(self.trace.turns):
-            if t.number == number:
-                return i
-        raise KeyError(f"no turn {number}")
+        return self.turns.index_of(number)
 
     def rows(self) -> tuple[TurnRow, ...]:
         """Every turn's row, every request rendered and counted (slow on a long trace)."""
@@ -172,12 +171,13 @@ class TraceView:
         """Every turn's row with the counts taken so far (None for the others): nothing is
         rendered or counted, so it is quick on a trace of any length."""
         rendering, full = self.rendering, self.full_rendering
+        decoded = decoded_turns(self.trace.turns)      # a turn not read yet: status pending
         rows = []
-        for i, t in enumerate(self.trace.turns):
+        for i, number in enumerate(self.turns):
             now, baseline = rendering.counted(i), full.counted(i)
-            rows.append(TurnRow(t.number, status(t), now and now.total,
-                                baseline and baseline.total, self.origin(t.number),
-                                self.what_if))
+            rows.append(TurnRow(number, status(self.trace.turns[i]) if i < decoded
+                                else "pending", now and now.total, baseline and baseline.total,
+                                self.origin(number), self.what_if))
         return tuple(rows)
 
     def origin(self, number: int) -> str:

@@ -14,6 +14,7 @@ from textual.widgets import DataTable
 
 from ptc_tui.view import MemoryRow, TurnView
 from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.steady_scroll import SteadyScroll
 from ptc_tui.widgets.text_panel import TextPanel, section
 
 # The short columns first: a pane a third of the screen wide still shows who defined what.
@@ -72,7 +73,7 @@ def definition_text(row: MemoryRow) -> Text:
     return text
 
 
-class MemoryPanel(DataTable):
+class MemoryPanel(SteadyScroll, DataTable):
     """The definitions table; the row under the cursor (keys or mouse) is `chosen`."""
 
     DEFAULT_CSS = """

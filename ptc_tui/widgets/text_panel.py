@@ -16,6 +16,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ptc_tui.widgets.steady_scroll import SteadyScroll
+
 CONTINUED = "↪ "           # starts a code line's continuation when code is wrapped
 
 
@@ -93,7 +95,7 @@ def prose_rows(text: Text, width: int, console) -> list[Text | tuple[ProseLine, 
     return rows
 
 
-class TextPanel(ScrollView, can_focus=True):
+class TextPanel(SteadyScroll, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TextPanel {
         border: round $primary-muted;

@@ -15,6 +15,7 @@ from ptc_tui.view import TurnRow
 GLYPHS = {"ok": ("✓", "green"), "error": ("✗", "red"), "return": ("⏎", "bold green"),
           "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow"),
           "call_failed": ("⚠", "bold red")}
+NOT_READ = ("…", "dim")     # status "pending": a long trace's turn not decoded yet
 # What each glyph means, for the help screen's legend.
 GLYPH_MEANINGS = {"ok": "the program ran", "error": "the program failed (an error the LLM is "
                   "shown)", "return": "the program returned the answer", "fail": "the program "
@@ -32,7 +33,7 @@ def column_labels(rows: tuple[TurnRow, ...]) -> tuple[str, ...]:
 
 
 def row_cells(row: TurnRow) -> tuple[Text, ...]:
-    glyph, style = GLYPHS.get(row.status, ("?", ""))
+    glyph, style = GLYPHS.get(row.status, NOT_READ if row.status == "pending" else ("?", ""))
     status = Text(glyph, style)
     if row.origin:
         status.append(*ORIGINS[row.origin])

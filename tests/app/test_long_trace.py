@@ -2,18 +2,22 @@
 rendered and counted; the others are counted in the background with a progress bar, and the
 turn list and header fill in when they are done. Asserted on state, never on time."""
 
+import json
 import threading
 
 import pytest
 from textual.widgets import ProgressBar
 
+import ptc_tui.app as app_module
 import ptc_tui.screens.trace_screen as trace_screen
 from benchmarks.long_trace import long_trace
-from engine.trace import save_trace
+from engine.trace import load_trace, save_trace
+from engine.trace.lazy_turns import decoded_turns
 from ptc_tui.app import FIRST_SCREEN_TURNS, PtcApp
 from ptc_tui.screens import TraceScreen
 from ptc_tui.view import TraceView
 from ptc_tui.view.renders import Rendering
+from ptc_tui.widgets import TurnList
 from tests.app.conftest import settle
 
 TURNS = FIRST_SCREEN_TURNS + 30
@@ -79,3 +83,60 @@ async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeyp
         assert screen.header_info.tokens == sum(r.tokens for r in screen.turn_rows)
         assert not screen.query_one("#counting", ProgressBar).display
         assert screen.turn_rows == screen.view.rows()
+
+
+@pytest.fixture(scope="module")
+def broken(long, tmp_path_factory):
+    """`long` with turn BROKEN's prints broken: found only when that turn is decoded."""
+    doc = json.loads(long.read_text())
+    doc["turns"][BROKEN - 1]["prints"] = [7]
+    path = tmp_path_factory.mktemp("broken") / "broken.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+BROKEN = HELD_AT + 5
+
+
+@pytest.mark.anyio
+async def test_a_broken_turn_far_in_shows_the_first_screen_then_a_clear_error(
+        long, broken, monkeypatch, notified):
+    monkeypatch.setattr(app_module, "CHECKED_UP_FRONT_BYTES", 0)     # read behind the screen
+    gate = threading.Event()
+    count = Rendering.count
+
+    def held(self, i):
+        if i >= HELD_AT and threading.current_thread() is not threading.main_thread():
+            gate.wait(60)
+        return count(self, i)
+    monkeypatch.setattr(Rendering, "count", held)
+    app = PtcApp(broken)
+    async with app.run_test(size=(160, 50)) as pilot:
+        try:
+            while app.loading:
+                await pilot.pause(0.01)
+            screen = app.screen
+            assert isinstance(screen, TraceScreen) and screen.current.number == 1
+            assert decoded_turns(screen.view.trace.turns) < BROKEN - 1
+            assert [r.status for r in screen.turn_rows[BROKEN - 1:]] == \
+                ["pending"] * (TURNS - BROKEN + 1)
+            cells = app.screen.query_one(TurnList).get_row_at(TURNS - 1)
+            assert cells[1].plain == "…"
+        finally:
+            gate.set()
+        await settle(app, pilot)
+        error = f"{broken}: turns[{BROKEN - 1}].prints[0]: expected a string"
+        assert notified == [error]
+        assert not screen.query_one("#counting", ProgressBar).display
+        recorded = TraceView.of(load_trace(long)).rows_so_far()[:BROKEN - 1]
+        assert [r.status for r in screen.turn_rows[:BROKEN - 1]] == [r.status for r in recorded]
+        await pilot.press("G")                # the last turn cannot be read: stays, says why
+        await pilot.pause()
+        assert screen.turn == 1 and notified == [error, error]
+        await pilot.press("colon", *str(BROKEN - 1), "enter")     # the turn before it can
+        await pilot.pause()
+        assert screen.turn == BROKEN - 1 and screen.current.number == BROKEN - 1
+        await pilot.press("v")                # needs every turn: refused with the error
+        await pilot.pause()
+        assert app.screen is screen and notified[-1] == error
+        assert app.return_code is None and app.is_running

@@ -79,3 +79,36 @@ def test_view_model_imports_no_ui_library():
             "print('rich' in sys.modules, 'textual' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.split() == ["False", "False"], out.stderr
+
+
+class _Request(list):
+    """A request's messages that can be watched with a weak reference."""
+
+
+def test_stats_hold_one_request_at_a_time_not_a_strategys_all(monkeypatch):
+    """A long run's requests under one strategy take many times its file: each is counted
+    and cache-split as it is rendered, then let go (the cache model keeps only the one before,
+    to compare the next with)."""
+    import weakref
+
+    from benchmarks.long_trace import long_trace
+    import ptc_tui.view.token_stats as module
+
+    render = module.iter_requests
+    seen: list[weakref.ref] = []
+    most_alive = 0
+
+    def watched(*args, **kwargs):
+        nonlocal most_alive
+        for messages, stats in render(*args, **kwargs):
+            request = _Request(messages)
+            seen.append(weakref.ref(request))
+            most_alive = max(most_alive, sum(r() is not None for r in seen))
+            yield request, stats
+            del request
+    monkeypatch.setattr(module, "iter_requests", watched)
+    trace = long_trace(12)
+    stats = token_stats(trace, model="openai:gpt-4o")
+    assert len(seen) == 12 * len(set(stats.strategies) | {"full"})
+    assert most_alive <= 2
+    assert stats.totals[0].cached > 0                   # the cache model still saw each one

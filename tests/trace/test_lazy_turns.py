@@ -1,0 +1,77 @@
+"""A trace file's turns decoded as they are asked for (load_trace(..., lazy=True)): the same
+turns as an eager load, only as many decoded as were needed, and a broken turn a TraceError
+naming the file and the field when it is reached (and whenever it is asked for again)."""
+
+import json
+
+import pytest
+
+from benchmarks.long_trace import long_trace
+from engine.trace import TraceError, dumps_trace, load_trace, save_trace
+from engine.trace.lazy_turns import LazyTurns, decoded_turns
+
+TURNS = 30
+BROKEN = 25                   # the turn whose prints are broken in `broken`
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lazy")
+    good, broken = folder / "good.json", folder / "broken.json"
+    save_trace(long_trace(TURNS), good)
+    doc = json.loads(good.read_text())
+    doc["turns"][BROKEN - 1]["prints"] = ["fine", 7]
+    broken.write_text(json.dumps(doc))
+    return good, broken
+
+
+def test_a_lazy_trace_decodes_only_the_turns_asked_for_and_equals_the_eager_one(files):
+    good, _ = files
+    lazy, eager = load_trace(good, lazy=True), load_trace(good)
+    assert isinstance(lazy.turns, LazyTurns) and type(eager.turns) is tuple
+    assert len(lazy.turns) == TURNS and decoded_turns(lazy.turns) == 0
+    assert lazy.turns[4].raw_response == eager.turns[4].raw_response
+    assert decoded_turns(lazy.turns) == 5               # in order: memory builds on the one before
+    assert lazy.turns[4].memory.keys() == eager.turns[4].memory.keys()
+    assert lazy.turns[-1].number == TURNS and decoded_turns(lazy.turns) == TURNS
+    assert dumps_trace(lazy) == dumps_trace(eager)      # every field of every turn
+    assert lazy.turns[:3] == eager.turns[:3] and lazy.turns != eager.turns[:3]
+    assert [t.number for t in lazy.turns[2:4]] == [3, 4]
+    with pytest.raises(IndexError):
+        lazy.turns[TURNS]
+
+
+def test_a_broken_turn_is_an_error_naming_it_when_reached_and_every_time_after(files):
+    _, broken = files
+    trace = load_trace(broken, lazy=True)               # opens: the header is whole
+    assert trace.agent.name == "long-exploration" and len(trace.turns) == TURNS
+    assert trace.turns[BROKEN - 2].number == BROKEN - 1  # the turns before it read
+    for _ in range(2):
+        with pytest.raises(TraceError) as e:
+            trace.turns[TURNS - 1]
+        assert str(e.value) == f"{broken}: turns[{BROKEN - 1}].prints[1]: expected a string"
+    assert decoded_turns(trace.turns) == BROKEN - 1
+    assert trace.turns[0].number == 1                   # what was read stays readable
+
+
+def test_an_eager_load_still_refuses_the_broken_file_at_once(files):
+    _, broken = files
+    with pytest.raises(TraceError, match=rf"turns\[{BROKEN - 1}\]\.prints\[1\]: expected"):
+        load_trace(broken)
+
+
+def test_turn_numbers_are_checked_before_any_turn_is_decoded(files, tmp_path):
+    good, _ = files
+    doc = json.loads(good.read_text())
+    doc["turns"][20]["number"] = 3
+    path = tmp_path / "renumbered.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(TraceError, match=r"turns\[20\]\.number: expected 21, got 3"):
+        load_trace(path, lazy=True)
+
+
+def test_a_decoded_turns_json_is_let_go(files):
+    good, _ = files
+    turns = load_trace(good, lazy=True).turns
+    turns[9]
+    assert turns._raw[:10] == [None] * 10 and all(t is not None for t in turns._raw[10:])
