@@ -186,3 +186,19 @@ def test_full_counts_a_result_after_a_nil_one():
     _, stats, _ = request("full", ['(tool/notify "x") (println (tool/ping))'],
                           tools=BIG_TOOLS_SMALL_RUN)
     assert stats.results_unseen == ()
+
+
+def test_repeated_renders_compare_two_large_call_arguments_once(monkeypatch):
+    # two calls in a row whose arguments print alike are compared with `=` to tell whether
+    # to show them as one; arguments too large to fingerprint go to `equals`, once a run
+    tools = {**BIG_TOOLS_SMALL_RUN, "g": lambda *args: 1}
+    turns = make_turns(["(let [a (tool/big) b (tool/big)] (tool/g a) (tool/g b))"], tools=tools)
+    renderer = STRATEGIES["coalesced"](context(), HistoryOpts(strategy="coalesced"))
+    renderer.add(turns[0])
+    work = count_calls(monkeypatch, visibility, "equals")
+    first = renderer.render(turns[0].memory)
+    assert work["equals"] == 1
+    assert first[0][1]["content"].count(";   g([0 1 2 ...] (100000 items, showing first 3))") == 2
+    for _ in range(5):
+        assert renderer.render(turns[0].memory) == first
+    assert work["equals"] == 1
