@@ -202,3 +202,14 @@ def test_repeated_renders_compare_two_large_call_arguments_once(monkeypatch):
     for _ in range(5):
         assert renderer.render(turns[0].memory) == first
     assert work["equals"] == 1
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_the_first_request_of_a_run_left_nothing_out(strategy):
+    turns = make_turns(['(tool/ping) (println "x")', "(def a 1)"], tools=TOOLS)
+    [(_, first), (_, second)] = render_turns(strategy, turns, context())
+    assert first.strategy == strategy
+    assert (first.tool_calls_total, first.tool_calls_shown, first.prints_total,
+            first.prints_shown) == (0, 0, 0, 0)
+    assert not first.dropped_anything
+    assert (second.tool_calls_total, second.prints_total) == (1, 1)
