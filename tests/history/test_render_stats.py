@@ -1,9 +1,12 @@
 """RenderStats of `coalesced` (what the LLM did not see), and rendering cost on big runs."""
 
+from dataclasses import FrozenInstanceError, replace
+
 import pytest
 
 from engine.history import HistoryOpts, render_turns
 from engine.history.stats import CallRef
+from engine.history.turn import Response, Usage
 from engine.history import visibility
 from engine.history.strategies import STRATEGIES
 from tests.history.build import NO_CODE, context, make_turns
@@ -104,6 +107,16 @@ def test_render_reads_no_turn_once_it_is_added(strategy):
     for _ in range(3):
         renderer.render(turns[-1].memory)
     assert [s.reads for s in spies] == [0] * len(spies)
+
+
+def test_a_recorded_turn_and_what_its_provider_reported_cannot_be_changed():
+    # renderers keep what they read of a turn, and views share one trace: nothing may edit it
+    turn = replace(make_turns(["(tool/ping)"], tools=TOOLS)[0], usage=Usage(10, 2),
+                   response=Response("gpt-4o"))
+    for record, name in [(turn, "program"), (turn.usage, "input_tokens"),
+                         (turn.response, "model")]:
+        with pytest.raises(FrozenInstanceError):
+            setattr(record, name, None)
 
 
 BIG_TOOLS = {"big": lambda: list(range(100_000)), "mb": lambda: "m" * 1_000_000,
