@@ -119,6 +119,13 @@ def test_a_recorded_turn_and_what_its_provider_reported_cannot_be_changed():
             setattr(record, name, None)
 
 
+def test_the_stats_of_a_render_cannot_be_changed():
+    # the app keeps each render's stats in its cache and several views read them
+    stats = coalesced_stats(["(tool/ping)"])
+    with pytest.raises(FrozenInstanceError):
+        stats.results_unseen = ()
+
+
 BIG_TOOLS = {"big": lambda: list(range(100_000)), "mb": lambda: "m" * 1_000_000,
              "ping": lambda: "pong"}
 
