@@ -252,3 +252,16 @@ def test_a_value_that_shares_structure_is_saved_as_a_marker_not_expanded():
     r = run("(def v (reduce (fn [acc _] [acc acc]) [1] (range 40)))")
     encoded = encode(r.memory["v"])
     assert list(encoded) == ["~too-large"]
+
+
+def test_a_pinned_trace_has_its_volatile_fields_fixed_and_nothing_else_changed(session):
+    trace = session.trace(created_at="2026-01-01T00:00:00+00:00")
+    pinned = trace.pinned()
+    assert pinned.engine_version == "" and trace.engine_version != ""
+    assert all(t.llm_ms == t.run_ms == 0.0 for t in pinned.turns)
+    assert all(c.duration_ms == 0.0 for t in pinned.turns for c in t.tool_calls)
+    assert [c.name for t in pinned.turns for c in t.tool_calls] == ["inventory"]
+    assert ([t.raw_response for t in pinned.turns] == [t.raw_response for t in trace.turns]
+            == REPLIES)
+    assert (pinned.created_at, pinned.agent, pinned.outcome) == (trace.created_at, trace.agent,
+                                                                 trace.outcome)
