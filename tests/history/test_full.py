@@ -196,3 +196,14 @@ def test_what_every_request_of_a_run_shares_cannot_be_changed():
     for record, name in [(ctx, "mission"), (ctx.tools[0], "name")]:
         with pytest.raises(FrozenInstanceError):
             setattr(record, name, "changed")
+
+
+@pytest.mark.parametrize("lengths, dropped", [
+    ((512, 1), [(1, 1)]),            # the first print fills the 512 characters: shown whole
+    ((10, 501, 1), [(1, 2)]),        # 10 + newline + 501: the second ends at the cut
+    ((10, 502, 1), [(1, 1), (1, 2)]),
+])
+def test_a_print_that_ends_exactly_at_the_output_cut_counts_as_shown(lengths, dropped):
+    program = " ".join(f'(println (apply str (repeat {n} "x")))' for n in lengths)
+    _, stats, _ = request("full", [program])
+    assert stats.prints_dropped == tuple(CallRef(*ref) for ref in dropped)
