@@ -130,14 +130,25 @@ def copy_of_repository(into: Path) -> Path:
     return into
 
 
+def unneeded_plugins(tests: list[str]) -> list[str]:
+    """pytest options that leave out plugins `tests` cannot need, which take most of a short
+    run's start: Hypothesis's (its tests import Hypothesis themselves, and run without it)
+    and, unless the app's tests are among them, the SVG snapshot ones."""
+    skip = ["hypothesispytest"]
+    if all(Path(t).parts[:2] not in (("tests",), ("tests", "app")) and Path(t).parts[:1]
+           == ("tests",) for t in tests):
+        skip += ["textual-snapshot", "syrupy"]
+    return [option for name in skip for option in ("-p", f"no:{name}")]
+
+
 def run_tests(copy: Path, tests: list[str], timeout: float | None) -> tuple[bool, float]:
     """(passed, seconds) of the tests in `copy`; a run past `timeout` counts as failed."""
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.perf_counter()
     try:
         done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                               "-p", "no:randomly", *tests], cwd=copy, env=env,
-                              capture_output=True, timeout=timeout)
+                               "-p", "no:randomly", *unneeded_plugins(tests), *tests], cwd=copy,
+                              env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, time.perf_counter() - started
     return done.returncode == 0, time.perf_counter() - started

@@ -2,7 +2,7 @@
 
 import ast
 
-from benchmarks.mutation import chosen_mutants, mutated_source, points
+from benchmarks.mutation import chosen_mutants, mutated_source, points, unneeded_plugins
 
 SOURCE = '''
 LIMIT = 3
@@ -40,3 +40,11 @@ def test_sample_picks_that_many_distinct_mutants_the_same_each_time():
     assert len(set(picked)) == 40 and all(0 <= i < 300 for i in picked)
     assert picked == sorted(picked) == chosen_mutants(300, 40)
     assert chosen_mutants(300, None) == list(range(300)) == chosen_mutants(300, 500)
+
+
+def test_the_snapshot_plugins_are_left_out_only_when_no_app_test_runs():
+    assert unneeded_plugins(["tests/history/test_full.py", "tests/tokens"]) == [
+        "-p", "no:hypothesispytest", "-p", "no:textual-snapshot", "-p", "no:syrupy"]
+    for tests in (["tests"], ["tests/app/test_app.py"], ["tests/tokens", "tests/app"],
+                  ["other/test_x.py"]):
+        assert unneeded_plugins(tests) == ["-p", "no:hypothesispytest"], tests

@@ -21,22 +21,19 @@ def render(strategy: str, turns: Sequence[Turn], memory: Mapping, context: Rende
 
 
 def render_turns(strategy: str, turns: Sequence[Turn], context: RenderContext,
-                 opts: HistoryOpts | None = None,
-                 initial_memory: Mapping | None = None) -> list[tuple[list[dict], RenderStats]]:
+                 opts: HistoryOpts | None = None) -> list[tuple[list[dict], RenderStats]]:
     """The request of every turn of a run: element i is what turn i + 1 was (or would have
     been) sent. One pass over the turns, each added once to the strategy's
     accumulated state."""
-    return list(iter_requests(strategy, turns, context, opts, initial_memory))
+    return list(iter_requests(strategy, turns, context, opts))
 
 
 def iter_requests(strategy: str, turns: Iterable[Turn], context: RenderContext,
-                  opts: HistoryOpts | None = None,
-                  initial_memory: Mapping | None = None
-                  ) -> Iterator[tuple[list[dict], RenderStats]]:
+                  opts: HistoryOpts | None = None) -> Iterator[tuple[list[dict], RenderStats]]:
     """render_turns one request at a time, so a caller that only counts them never holds
-    every request of a long run at once."""
+    every request of a long run at once. The first request sees an empty memory."""
     renderer = _renderer(strategy, context, opts)
-    memory = initial_memory if initial_memory is not None else {}
+    memory: Mapping = {}
     for turn in turns:
         yield renderer.render(memory)
         renderer.add(turn)

@@ -71,11 +71,6 @@ class Turn:
         """The program ran without error (a `(fail v)` turn ran without error too)."""
         return self.error is None
 
-    @property
-    def defined_names(self) -> tuple[str, ...]:
-        """Names this turn defined, each once, in order of first definition."""
-        return tuple(dict.fromkeys(d.name for d in self.definitions))
-
 
 def error_text(error: PtcError) -> str:
     """How an error reads in a message to the LLM: reason, message, place and hint."""

@@ -41,7 +41,7 @@ def last_print_containing(needle: str | None, prints: Sequence[str]) -> int:
     """Index of the last of `prints` that contains `needle`, or -1."""
     if needle is None:
         return -1
-    for i in range(len(prints) - 1, -1, -1):
+    for i in reversed(range(len(prints))):
         if needle in prints[i]:
             return i
     return -1
@@ -125,19 +125,18 @@ def bucket(value) -> str:
 class ValueIndex:
     """A set of PTC values answering `value in index`: identity first, then, only among the
     values in the same bucket (type and size), fingerprint and `=`; so no tool result is
-    compared with every value, and most are never hashed. Pass the `Equality` a strategy
+    compared with every value, and most are never hashed. It takes the `Equality` a strategy
     keeps so that later renders reuse its work."""
 
-    def __init__(self, values: Iterable = (), equality: Equality | None = None):
-        self._equality = equality if equality is not None else Equality()
+    def __init__(self, equality: Equality):
+        self._equality = equality
         self._ids: set[int] = set()
         self._buckets: dict[str, list] = {}      # also keeps the ids above valid
-        for v in values:
-            self.add(v)
 
-    def add(self, value, value_bucket: str | None = None) -> None:
+    def add(self, value, value_bucket: str) -> None:
+        """Add `value`, whose `bucket(value)` the caller has at hand."""
         self._ids.add(id(value))
-        self._buckets.setdefault(value_bucket or bucket(value), []).append(value)
+        self._buckets.setdefault(value_bucket, []).append(value)
 
     def __contains__(self, value) -> bool:
         if id(value) in self._ids:

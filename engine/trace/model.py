@@ -16,7 +16,7 @@ class AgentInfo:
     """What the LLM was told and how the run was configured."""
 
     mission: str
-    max_turns: int = 5
+    max_turns: int
     reference: str = ""
     tools: tuple[ToolInfo, ...] = ()
     data: Mapping = field(default_factory=dict)

@@ -215,9 +215,11 @@ def test_run_with_errors_redefinitions_and_a_return():
 
 
 def test_render_turns_matches_render_of_each_prefix():
+    # s is redefined with another value by a turn that, like the first, printed nothing
     turns = make_turns(['(def r (tool/ping)) (println r)', "(oops", NO_CODE, "(def s [1 2])",
-                        '(tool/notify "a") (tool/notify "a")', "(return s)"], tools=TOOLS)
-    ctx, opts = context(max_turns=6), HistoryOpts(println_limit=1, tool_call_limit=2)
+                        '(tool/notify "a") (tool/notify "a")', "(def s [1 2 3])", "(return s)"],
+                       tools=TOOLS)
+    ctx, opts = context(max_turns=7), HistoryOpts(println_limit=1, tool_call_limit=2)
     for i, request_i in enumerate(render_turns("coalesced", turns, ctx, opts)):
         memory = turns[i - 1].memory if i else {}
         assert request_i == render("coalesced", turns[:i], memory, ctx, opts)

@@ -1,11 +1,14 @@
 """Strategy `full`: the uncompressed conversation, message by message."""
 
+from dataclasses import FrozenInstanceError
+
 import pytest
 
 from engine.history import HistoryOpts, render, render_turns
+from engine.lisp import from_python
 from engine.history.sections import FINAL_TURN, system_prompt
 from engine.history.stats import CallRef
-from tests.history.build import NO_CODE, context, make_turns, reply
+from tests.history.build import NO_CODE, SEARCH, context, make_turns, reply
 from tests.history.rendering import MISSION, TOOLS, request
 
 NOTE = "\n... (truncated, use println selectively)"
@@ -173,3 +176,34 @@ def test_render_does_not_share_message_dicts():
     first[2]["content"] = "changed"
     again, _ = strategy.render(turns[0].memory)
     assert again[2]["content"] == turns[0].raw_response
+
+
+@pytest.mark.parametrize("convert", [False, True], ids=["plain-python", "ptc-values"])
+def test_input_data_is_sampled_as_ptc_values_whether_given_plain_or_converted(convert):
+    data = {"user": {"name": "Alice"}, "ids": [1, 2, 3, 4]}
+    ctx = context(data=from_python(data) if convert else data, tools=[SEARCH])
+    messages, _ = render("full", [], {}, ctx)
+    assert messages[0]["content"].endswith(
+        ";; === tools ===\n"
+        "tool/search-reviews(category string) -> string  ; Customer review summary for a category"
+        "\n\n;; === data/ ===\n"
+        'data/user                     ; map[1], sample: {"name" "Alice"}\n'
+        "data/ids                      ; list[4], sample: [1 2 3 ...] (4 items, showing first 3)")
+
+
+def test_what_every_request_of_a_run_shares_cannot_be_changed():
+    ctx = context(tools=[SEARCH])
+    for record, name in [(ctx, "mission"), (ctx.tools[0], "name")]:
+        with pytest.raises(FrozenInstanceError):
+            setattr(record, name, "changed")
+
+
+@pytest.mark.parametrize("lengths, dropped", [
+    ((512, 1), [(1, 1)]),            # the first print fills the 512 characters: shown whole
+    ((10, 501, 1), [(1, 2)]),        # 10 + newline + 501: the second ends at the cut
+    ((10, 502, 1), [(1, 1), (1, 2)]),
+])
+def test_a_print_that_ends_exactly_at_the_output_cut_counts_as_shown(lengths, dropped):
+    program = " ".join(f'(println (apply str (repeat {n} "x")))' for n in lengths)
+    _, stats, _ = request("full", [program])
+    assert stats.prints_dropped == tuple(CallRef(*ref) for ref in dropped)

@@ -1,9 +1,12 @@
 """RenderStats of `coalesced` (what the LLM did not see), and rendering cost on big runs."""
 
+from dataclasses import FrozenInstanceError, replace
+
 import pytest
 
 from engine.history import HistoryOpts, render_turns
 from engine.history.stats import CallRef
+from engine.history.turn import Response, Usage
 from engine.history import visibility
 from engine.history.strategies import STRATEGIES
 from tests.history.build import NO_CODE, context, make_turns
@@ -106,6 +109,23 @@ def test_render_reads_no_turn_once_it_is_added(strategy):
     assert [s.reads for s in spies] == [0] * len(spies)
 
 
+def test_a_recorded_turn_and_what_its_provider_reported_cannot_be_changed():
+    # renderers keep what they read of a turn, and views share one trace: nothing may edit it
+    turn = replace(make_turns(["(tool/ping)"], tools=TOOLS)[0], usage=Usage(10, 2),
+                   response=Response("gpt-4o"))
+    for record, name in [(turn, "program"), (turn.usage, "input_tokens"),
+                         (turn.response, "model")]:
+        with pytest.raises(FrozenInstanceError):
+            setattr(record, name, None)
+
+
+def test_the_stats_of_a_render_cannot_be_changed():
+    # the app keeps each render's stats in its cache and several views read them
+    stats = coalesced_stats(["(tool/ping)"])
+    with pytest.raises(FrozenInstanceError):
+        stats.results_unseen = ()
+
+
 BIG_TOOLS = {"big": lambda: list(range(100_000)), "mb": lambda: "m" * 1_000_000,
              "ping": lambda: "pong"}
 
@@ -186,3 +206,30 @@ def test_full_counts_a_result_after_a_nil_one():
     _, stats, _ = request("full", ['(tool/notify "x") (println (tool/ping))'],
                           tools=BIG_TOOLS_SMALL_RUN)
     assert stats.results_unseen == ()
+
+
+def test_repeated_renders_compare_two_large_call_arguments_once(monkeypatch):
+    # two calls in a row whose arguments print alike are compared with `=` to tell whether
+    # to show them as one; arguments too large to fingerprint go to `equals`, once a run
+    tools = {**BIG_TOOLS_SMALL_RUN, "g": lambda *args: 1}
+    turns = make_turns(["(let [a (tool/big) b (tool/big)] (tool/g a) (tool/g b))"], tools=tools)
+    renderer = STRATEGIES["coalesced"](context(), HistoryOpts(strategy="coalesced"))
+    renderer.add(turns[0])
+    work = count_calls(monkeypatch, visibility, "equals")
+    first = renderer.render(turns[0].memory)
+    assert work["equals"] == 1
+    assert first[0][1]["content"].count(";   g([0 1 2 ...] (100000 items, showing first 3))") == 2
+    for _ in range(5):
+        assert renderer.render(turns[0].memory) == first
+    assert work["equals"] == 1
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_the_first_request_of_a_run_left_nothing_out(strategy):
+    turns = make_turns(['(tool/ping) (println "x")', "(def a 1)"], tools=TOOLS)
+    [(_, first), (_, second)] = render_turns(strategy, turns, context())
+    assert first.strategy == strategy
+    assert (first.tool_calls_total, first.tool_calls_shown, first.prints_total,
+            first.prints_shown) == (0, 0, 0, 0)
+    assert not first.dropped_anything
+    assert (second.tool_calls_total, second.prints_total) == (1, 1)

@@ -7,7 +7,7 @@ from dataclasses import fields
 import pytest
 
 from engine.agent import SubAgent
-from engine.history import STRATEGIES, HistoryOpts, render_turns
+from engine.history import BASELINE, STRATEGIES, HistoryOpts, render_turns, strategy_order
 from engine.llm import ScriptedLLM
 from engine.trace import load_trace
 from sample_traces import HERE
@@ -100,3 +100,9 @@ def test_every_option_a_strategy_reads_changes_its_requests_as_promised(strategy
                       characters(trace, base.with_changes(**{name: more}))))
     assert all(small <= large for small, large in sizes), sizes
     assert any(small < large for small, large in sizes), sizes
+
+
+def test_strategies_are_offered_with_the_full_baseline_first_and_each_once():
+    order = strategy_order()
+    assert order[0] == BASELINE == "full"
+    assert sorted(order) == sorted(STRATEGIES) and len(set(order)) == len(order)

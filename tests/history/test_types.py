@@ -39,6 +39,7 @@ def test_type_label(source, label):
     ("0.0", "float"),
     ("-7", "integer"),
     ('""', "string"),
+    ('#"a+"', "unknown"),            # no label of its own: "unknown", as upstream says
 ])
 def test_type_label_corner_cases(source, label):
     assert type_of(run(source).value) == label

@@ -43,6 +43,7 @@ def test_the_parent_survives_an_otlp_round_trip():
     ({"turn": "2"}, "parent.turn: expected an integer"),
     ({"tools": "magic"}, "parent.tools: expected \"agent\" or \"recorded\""),
     ({"changed": {"llm": ["a"]}}, "parent.changed.llm: expected a string, number"),
+    ({"changed": {"o" * 50: {}}}, f"parent.changed.{'o' * 40}: expected"),   # a long name cut
     ({"sha256": None}, "parent: missing field 'sha256'"),
 ])
 def test_a_malformed_parent_is_one_clear_error(change, problem):

@@ -183,6 +183,8 @@ BAD_DOCS = [
     ("numbers out of order", ["turns", 0, "number"], 4, "turns[0].number: expected 1, got 4"),
     ("bad span", ["turns", 1, "error", "span"], [1, 2], "turns[1].error.span"),
     ("bool as int", ["agent", "max_turns"], True, "agent.max_turns: expected an integer"),
+    ("long unknown status", ["outcome", "status"], "finished" * 5,
+     "outcome.status: unknown status 'finishedfinishedfini'"),
 ]
 
 
@@ -202,6 +204,8 @@ def test_optional_fields_may_be_absent(session, tmp_path):
     doc = good_doc(session)
     for key in ("engine_version", "created_at"):
         del doc[key]
+    for key in ("name", "description", "llm_settings"):
+        doc["agent"].pop(key, None)
     for turn in doc["turns"]:
         for key in ("llm_ms", "run_ms", "usage"):
             turn.pop(key)
@@ -211,6 +215,8 @@ def test_optional_fields_may_be_absent(session, tmp_path):
     assert [(t.llm_ms, t.run_ms, t.usage) for t in loaded.turns] == [(0.0, 0.0, None)] * 5
     assert all(c.duration_ms == 0.0 for t in loaded.turns for c in t.tool_calls)
     assert loaded.engine_version == "" and loaded.created_at == ""
+    assert (loaded.agent.name, loaded.agent.description, loaded.agent.llm_settings) == (
+        "agent", "", {})
 
 
 @pytest.mark.parametrize("content, message", [
@@ -252,3 +258,48 @@ def test_a_value_that_shares_structure_is_saved_as_a_marker_not_expanded():
     r = run("(def v (reduce (fn [acc _] [acc acc]) [1] (range 40)))")
     encoded = encode(r.memory["v"])
     assert list(encoded) == ["~too-large"]
+
+
+def test_a_pinned_trace_has_its_volatile_fields_fixed_and_nothing_else_changed(session):
+    trace = session.trace(created_at="2026-01-01T00:00:00+00:00")
+    pinned = trace.pinned()
+    assert pinned.engine_version == "" and trace.engine_version != ""
+    assert all(t.llm_ms == t.run_ms == 0.0 for t in pinned.turns)
+    assert all(c.duration_ms == 0.0 for t in pinned.turns for c in t.tool_calls)
+    assert [c.name for t in pinned.turns for c in t.tool_calls] == ["inventory"]
+    assert ([t.raw_response for t in pinned.turns] == [t.raw_response for t in trace.turns]
+            == REPLIES)
+    assert (pinned.created_at, pinned.agent, pinned.outcome) == (trace.created_at, trace.agent,
+                                                                 trace.outcome)
+
+
+@pytest.mark.parametrize("field, limit", [(["llm_ms"], trace_files.MAX_MS),
+                                          (["usage", "cost_usd"], trace_files.MAX_COST_USD)])
+def test_times_and_costs_load_up_to_their_limit_and_no_further(session, tmp_path, field, limit):
+    doc = good_doc(session)
+    doc["turns"][0]["usage"] = {"input_tokens": 10}
+    loaded = load_trace(write(tmp_path, json.dumps(mutate(doc, ["turns", 0, *field], limit))))
+    turn = loaded.turns[0]
+    assert (turn.llm_ms if field == ["llm_ms"] else turn.usage.cost_usd) == limit
+    with pytest.raises(TraceError, match=f"turns\\[0\\].{'.'.join(field)}: .* is out of range"):
+        load_trace(write(tmp_path, json.dumps(mutate(doc, ["turns", 0, *field], limit * 1.01))))
+
+
+def test_a_saved_trace_keeps_text_beyond_ascii_as_it_is(session, tmp_path):
+    doc = mutate(good_doc(session), ["turns", 0, "prints", 0], "café ✓ 漢字")
+    text = dumps_trace(load_trace(write(tmp_path, json.dumps(doc))))
+    assert '"café ✓ 漢字"' in text
+
+
+def test_a_name_a_later_turn_redefines_loads_with_its_new_value(tmp_path):
+    replies = [code("(def a 1) (def b [1 2])"), code("(def a 2)"), code("(return a)")]
+    s = SubAgent("Count.", max_turns=3).start(ScriptedLLM(replies))
+    while not s.done:
+        s.step()
+    path = tmp_path / "run.json"
+    save_trace(s.trace(), path)
+    loaded = load_trace(path)
+    assert [dict(t.memory) for t in loaded.turns[:2]] == [{"a": 1, "b": (1, 2)},
+                                                         {"a": 2, "b": (1, 2)}]
+    changes = [t["memory_changes"] for t in json.loads(path.read_text())["turns"]]
+    assert changes[:2] == [{"a": 1, "b": [1, 2]}, {"a": 2}]      # unchanged b not written again
