@@ -262,28 +262,41 @@ def sqrt(x):
 
 @builtin("pow", "math", aliases=("Math/pow",))
 def pow_(x, y):
-    """(pow x y) x to the power y, always a float."""
+    """(pow x y) x to the power y, always a float, as Java's Math/pow."""
     x, y = float(number(NAME, x)), float(number(NAME, y))
     try:
         return math.pow(x, y)
-    except OverflowError:
-        return math.inf
-    except ValueError:
+    except OverflowError:     # past the largest float: negative only for x < 0 and y odd
+        return -math.inf if x < 0 and _odd(y) else math.inf
+    except ValueError:        # 0 to a negative power is infinite; (pow -2 0.5) is NaN
+        if x == 0:
+            return -math.inf if math.copysign(1, x) < 0 and _odd(y) else math.inf
         return math.nan
+
+
+def _odd(y: float) -> bool:
+    return y.is_integer() and y % 2 == 1
 
 
 def _unary_math(name, fn, doc):
     def math_fn(x):
         try:
             return fn(float(number(name, x)))
-        except (ValueError, OverflowError):
+        except ValueError:
             return math.nan
+        except OverflowError:     # only exp overflows, and upward
+            return math.inf
     math_fn.__name__ = math_fn.__qualname__ = "math_" + name.split("/")[-1]
     math_fn.__doc__ = doc
     builtin(name, "math")(math_fn)
 
 
-for _name, _fn in (("exp", math.exp), ("log", math.log), ("log10", math.log10),
+def _log(fn):
+    """A logarithm as in Java: of 0 it is ##-Inf (Python raises an error)."""
+    return lambda v: -math.inf if v == 0 else fn(v)
+
+
+for _name, _fn in (("exp", math.exp), ("log", _log(math.log)), ("log10", _log(math.log10)),
                    ("sin", math.sin), ("cos", math.cos), ("tan", math.tan),
                    ("asin", math.asin), ("acos", math.acos), ("atan", math.atan),
                    ("cbrt", lambda v: math.copysign(abs(v) ** (1 / 3), v))):
@@ -299,11 +312,6 @@ constant("Long/MAX_VALUE", INT_MAX)
 constant("Long/MIN_VALUE", INT_MIN)
 constant("Integer/MAX_VALUE", 2**31 - 1)
 constant("Integer/MIN_VALUE", -(2**31))
-
-
-def _wrap64(v: int) -> int:
-    v &= (1 << 64) - 1
-    return v - (1 << 64) if v >= 1 << 63 else v
 
 
 @builtin("bit-and", "math")
