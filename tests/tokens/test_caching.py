@@ -91,13 +91,16 @@ def test_a_strategy_that_rewrites_message_2_of_10_is_read_up_to_it():
 
 def test_a_message_that_grew_is_read_as_far_as_the_words_it_shares():
     """Inside the first differing message only its common start is read, less one token that
-    may straddle the point where the two part."""
-    system = msg("system", 1200)
+    may straddle the point where the two part. The start is short, so it is counted exactly
+    (the words after it are long: their share of the message would be far fewer tokens), and
+    the prefix ends one token short of a 128-token step, so one token more is a step more."""
+    system = msg("system", 1283)
     before = {"role": "user", "content": " ".join(["x"] * 300)}
-    after = {"role": "user", "content": " ".join(["x"] * 250 + ["y"] * 100)}
+    after = {"role": "user", "content": " ".join(["x"] * 250 + ["y" * 20] * 100)}
     splits = split_run([[system, before], [system, after]], OPENAI)
-    shared = 1200 + 2 + 1 + 250 - 1           # framing: 2 + the role; 250 words, less one
-    assert splits[1].read == 1024 + (shared - 1024) // 128 * 128
+    shared = 1283 + 2 + 1 + 250 - 1           # framing: 2 + the role; 250 words, less one
+    assert shared == 1024 + 4 * 128 - 1
+    assert splits[1].read == 1024 + 3 * 128
 
 
 def test_the_longest_prefix_of_any_live_earlier_request_is_read():
@@ -105,6 +108,37 @@ def test_the_longest_prefix_of_any_live_earlier_request_is_read():
     b = [msg("system", 2000), msg("user", 500, "b")]
     again = [msg("system", 2000), msg("user", 1000, "a"), msg("user", 10)]
     assert split_run([a, b, again], OPENAI)[2].read == 1024 + (3000 - 1024) // 128 * 128
+
+
+def test_a_request_that_repeats_an_earlier_one_but_not_the_last_reads_it():
+    a = [msg("system", 2000, "a"), msg("user", 100)]
+    b = [msg("system", 2000, "b"), msg("user", 100)]
+    assert [s.read for s in split_run([a, b, a], OPENAI)] == [0, 0, 1024 + (2100 - 1024) // 128 * 128]
+
+
+def test_a_message_is_a_prefix_only_where_it_was_sent():
+    """The same message sent first in a later request is not the prefix it ended before."""
+    first = [msg("system", 2000, "a"), msg("user", 2000, "u")]
+    assert [s.read for s in split_run([first, first[1:]], OPENAI)] == [0, 0]
+
+
+def test_a_long_message_that_only_grew_is_read_as_far_as_it_was_sent():
+    """The earlier message is the start of the new one: however long, its tokens are counted
+    exactly (the long words added after it would make its share of the message far fewer)."""
+    system = msg("system", 1500)
+    before = {"role": "user", "content": " ".join(["x"] * 3000)}
+    after = {"role": "user", "content": " ".join(["x"] * 3000 + ["y" * 20] * 100)}
+    splits = split_run([[system, before], [system, after]], OPENAI)
+    shared = 1500 + 3 + 3000 - 1
+    assert splits[1].read == 1024 + (shared - 1024) // 128 * 128
+
+
+@pytest.mark.parametrize("gap, read", [(300.0, 2100), (301.0, 0)])
+def test_an_anthropic_entry_lives_five_minutes_after_its_last_hit(gap, read):
+    """Request 2 is sent 200 s after the first and reads the system prompt's entry, which
+    writes the task's; request 3, `gap` seconds later, reads both while they are alive."""
+    s = split_run(full_history(3), ANTHROPIC, [0.0, 200.0, 200.0 + gap])
+    assert s[2].read == read
 
 
 def test_no_caching_family_reads_nothing():
@@ -158,9 +192,16 @@ def test_families_of_models_and_llm_specs():
     assert cache_family("ollama:gpt-oss") == "none"              # local, whatever its name
     assert cache_family("openai:llama3") == "none"
     assert cache_family(None) == "none" and cache_family("scripted:x.py") == "none"
-    assert cache_policy("claude-haiku-4-5").min_prefix == 4096
-    assert cache_policy("claude-3-haiku-20240307").min_prefix == 2048
     assert cache_policy("claude-sonnet-4").min_prefix == 1024
+
+
+@pytest.mark.parametrize("model, tokens", [
+    ("claude-opus-4-5", 4096), ("claude-opus-4-6", 4096), ("claude-haiku-4-5", 4096),
+    ("claude-sonnet-4-6", 2048), ("claude-3-5-haiku", 2048), ("claude-3-haiku-20240307", 2048),
+    ("claude-sonnet-4-5", 1024), ("anthropic:claude-opus-4-1", 1024)])
+def test_anthropic_models_cache_from_their_own_minimum(model, tokens):
+    """The minimums of Anthropic's prompt-caching page, model by model."""
+    assert cache_policy(model).min_prefix == tokens
 
 
 def test_cache_prices_fill_in_the_family_ratios_only_where_the_model_has_none():
