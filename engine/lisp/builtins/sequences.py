@@ -150,15 +150,10 @@ def reduced(x):
 def reduce_(f, init_or_coll, *coll):
     """(reduce f coll) or (reduce f init coll): (f acc item) over the items."""
     f = as_fn(f)
-    if coll:
-        if len(coll) > 1:
-            raise error("arity_error", f"{NAME} expects 2 or 3 arguments, got {len(coll) + 2}")
-        acc, seq = init_or_coll, items(NAME, coll[0])
-    else:
-        seq = items(NAME, init_or_coll)
-        if not seq:
-            return f()
-        acc, seq = seq[0], seq[1:]
+    start = _fold_start(init_or_coll, coll)
+    if start is None:
+        return f()
+    acc, seq = start
     if f is _ADD and type(acc) in (int, float) and _NUMBERS.issuperset(map(type, seq)):
         return _checked_sum(acc, seq)
     f = TWO_ARGUMENT_VARIANTS.get(f, f)   # a builtin's fixed-arity fast path
@@ -168,6 +163,17 @@ def reduce_(f, init_or_coll, *coll):
             if type(acc) is Reduced:
                 return acc.value
     return acc
+
+
+def _fold_start(init_or_coll, coll: tuple):
+    """Where reduce and reductions start: (init, the items) or, with no init, (the first item,
+    the rest); None for no init and no items, where the answer is (f)."""
+    if coll:
+        if len(coll) > 1:
+            raise error("arity_error", f"{NAME} expects 2 or 3 arguments, got {len(coll) + 2}")
+        return init_or_coll, items(NAME, coll[0])
+    seq = items(NAME, init_or_coll)
+    return (seq[0], seq[1:]) if seq else None
 
 
 def _checked_sum(acc, seq):
@@ -204,15 +210,10 @@ def reduce_kv(f, init, m):
 def reductions(f, init_or_coll, *coll):
     """(reductions f coll) or (reductions f init coll): the intermediate values of reduce."""
     f = as_fn(f)
-    if coll:
-        if len(coll) > 1:
-            raise error("arity_error", f"{NAME} expects 2 or 3 arguments, got {len(coll) + 2}")
-        acc, seq = init_or_coll, items(NAME, coll[0])
-    else:
-        seq = items(NAME, init_or_coll)
-        if not seq:
-            return (f(),)
-        acc, seq = seq[0], islice(seq, 1, None)
+    start = _fold_start(init_or_coll, coll)
+    if start is None:
+        return (f(),)
+    acc, seq = start
     if type(acc) is Reduced:
         return (acc.value,)
     out = [acc]
