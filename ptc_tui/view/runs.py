@@ -146,10 +146,51 @@ def upstream_report_status(path: Path) -> str | None:
     return " ".join(status.split())[:40] if isinstance(status, str) and status.strip() else None
 
 
+# --- column widths ----------------------------------------------------------------------------
+
+# Fixed widths, as the cells are filled in after the table is drawn; the file and the mission
+# share what is left of the screen: the file its longest name (known at once) up to MAX_FILE
+# while the mission keeps MIN_MISSION, and the mission the rest.
+WIDTHS = {"agent": 12, "LLM": 14, "saved": 16, "outcome": 14, "turns": 5, "input tokens": 12,
+          "full tokens": 11, "cost": 9}
+MAX_FILE = 40
+MIN_FILE = 16
+MIN_MISSION = 16
+
+
+def column_widths(columns: Iterable[str], room: int, file_chars: int, other: int = 0,
+                  gap: int = 2) -> dict[str, int]:
+    """The width of each of `columns` in a table `room` cells wide, where every column takes
+    `gap` cells besides its width and `other` cells go to columns not in `columns`: WIDTHS for
+    most; the file and the mission what is left, so that on 160 columns every column is seen
+    (the file its longest name, `file_chars`, up to MAX_FILE, less as the mission needs down
+    to MIN_FILE; the mission the rest, at least MIN_MISSION)."""
+    columns = list(columns)
+    widths = {name: WIDTHS[name] for name in columns if name in WIDTHS}
+    left = room - sum(widths.values()) - other - gap * len(columns)
+    if "file" in columns:
+        wanted = min(file_chars, MAX_FILE)
+        spare = left - MIN_MISSION if "mission" in columns else left
+        widths["file"] = max(min(wanted, spare), min(wanted, MIN_FILE))
+        left -= widths["file"]
+    if "mission" in columns:
+        widths["mission"] = max(MIN_MISSION, left)
+    return widths
+
+
+def cut_middle(text: str, width: int) -> str:
+    """`text` in at most `width` characters: a path cut in its middle, "…" standing for what
+    is left out, keeping more of its end (the file's name) than of its start."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 3
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
 # --- sorting and filtering --------------------------------------------------------------------
 
 COLUMNS = ("mission", "file", "agent", "LLM", "saved", "outcome", "turns", "input tokens",
-           "full tokens", "cost")     # the file second: on 160 columns the last is cut
+           "full tokens", "cost")
 NUMERIC = {"turns", "input tokens", "full tokens", "cost"}
 _FIELDS = {"mission": "mission", "agent": "agent", "LLM": "llm", "saved": "saved",
            "outcome": "outcome", "turns": "turns", "input tokens": "tokens",

@@ -20,19 +20,16 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from ptc_tui.view.runs import (COLUMNS, NUMERIC, OUTCOMES, RunRow, matches, read_run,
-                               sorted_rows)
+from ptc_tui.view.runs import (COLUMNS, MAX_FILE, NUMERIC, OUTCOMES, RunRow, column_widths,
+                               cut_middle, matches, read_run, sorted_rows)
 from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets.literal import literal
 
 MARKED = "●"
-# Fixed widths, as the cells are filled in after the table is drawn (the file column fits its
-# names, known at once).
-WIDTHS = {"mission": 32, "agent": 14, "LLM": 20, "saved": 16, "outcome": 16, "turns": 5,
-          "input tokens": 12, "full tokens": 11, "cost": 9}
 POST_EVERY_S = 0.1           # the worker sends what it read at most this often
-MISSION_CHARS = 32
+MISSION_CHARS = 200          # more than a screen: the column cuts it, with "…"
 ERROR_CHARS = 120
+SCROLLBAR = 2
 
 
 class RunsTable(Vertical):
@@ -95,6 +92,7 @@ class RunsTable(Vertical):
         self.marked: list[Path] = []
         self.shown: list[RunRow] = []        # the rows on screen, in order
         self.listing = 0
+        self.widths: dict[str, int] = {}     # the columns' widths, for the table's width
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="runs-bar"):
@@ -106,13 +104,31 @@ class RunsTable(Vertical):
 
     def on_mount(self) -> None:
         self.query_one("#runs-filter", Input).can_focus = False    # `/` focuses it, not tab
+        self._start()
+
+    def on_resize(self) -> None:
+        if self._widths() != self.widths:
+            self.show()
+
+    def _widths(self) -> dict[str, int]:
         table = self.table
+        extra = sum(max([len(name), *(len(c[i].plain) for c in self.extra.values())])
+                    for i, name in enumerate(self.extra_columns))
+        gap = 2 * table.cell_padding
+        other = len(MARKED) + gap + extra + gap * len(self.extra_columns)
+        files = max((len(r.file) for r in self.rows.values()), default=0)
+        return column_widths(self.columns, self.size.width - SCROLLBAR, files, other, gap)
+
+    def _add_columns(self) -> None:
+        """The table's columns, sized for its width (the rows are to be shown again)."""
+        table = self.table
+        table.clear(columns=True)
+        self.widths = self._widths()
         table.add_column("", key="mark")
         for name in self.extra_columns:
             table.add_column(name, key=f"extra:{name}")
         for name in self.columns:
-            table.add_column(name, key=name, width=WIDTHS.get(name))
-        self._start()
+            table.add_column(name, key=name, width=self.widths.get(name))
 
     def replace_rows(self, rows: Sequence[RunRow],
                      extra: Mapping[Path, Sequence[Text]] | None = None) -> None:
@@ -160,7 +176,7 @@ class RunsTable(Vertical):
         for row in event.rows:
             self.rows[row.path] = row
             if str(row.path) in table.rows:      # filled in where it is; sorted once all are
-                for name, cell in zip(COLUMNS, run_cells(row)):
+                for name, cell in zip(COLUMNS, run_cells(row, self.file_width)):
                     if name in self.columns:
                         table.update_cell(str(row.path), name, cell)
         self.read_count += len(event.rows)
@@ -184,6 +200,8 @@ class RunsTable(Vertical):
         run it was on."""
         table = self.table
         current = self.highlighted
+        if self._widths() != self.widths:
+            self._add_columns()
         self.shown = sorted_rows((r for r in self.rows.values()
                                   if matches(r, self.filter_text, self.outcome)),
                                  self.sort_column, self.reverse)
@@ -196,7 +214,7 @@ class RunsTable(Vertical):
 
     def _cells(self, row: RunRow) -> list[Text]:
         mark = Text(MARKED if row.path in self.marked else "", "bold yellow")
-        cells = dict(zip(COLUMNS, run_cells(row)))
+        cells = dict(zip(COLUMNS, run_cells(row, self.file_width)))
         return [mark, *self.extra.get(row.path, [Text("")] * len(self.extra_columns)),
                 *(cells[name] for name in self.columns)]
 
@@ -214,6 +232,10 @@ class RunsTable(Vertical):
         self.query_one("#runs-outcome", Static).update(
             Text(f"sorted by {self.sort_column} {order} · o: {outcome} · "
                  f"{len(self.shown)}/{len(self.rows)} runs", "dim"))
+
+    @property
+    def file_width(self) -> int:
+        return self.widths.get("file", MAX_FILE)
 
     @property
     def highlighted(self) -> RunRow | None:
@@ -298,19 +320,26 @@ class RunsTable(Vertical):
                               Text(MARKED if row.path in self.marked else "", "bold yellow"))
 
 
-def run_cells(row: RunRow) -> list[Text]:
-    """The cells of COLUMNS, in order; a file that could not be read says why where its
-    mission would be."""
-    file = literal(row.file, "cyan")
+def run_cells(row: RunRow, file_width: int = MAX_FILE) -> list[Text]:
+    """The cells of COLUMNS, in order, a file's path cut in its middle to `file_width`; a
+    file that could not be read says why where its mission would be."""
+    file = literal(cut_middle(row.file, file_width), "cyan")
     if row.error is not None:
-        return [literal(row.error[:ERROR_CHARS], "red"), file, Text(""), Text(""), Text(""),
+        return [cut(row.error[:ERROR_CHARS], "red"), file, Text(""), Text(""), Text(""),
                 Text("unreadable", "red"), Text(""), Text(""), Text(""), Text("")]
 
     def number(value) -> Text:
         return Text("" if value is None else f"{value:,}", justify="right")
-    outcome = literal(row.outcome, "green" if row.outcome.startswith("returned") else
-                      "yellow" if row.outcome in ("running", "") else "red")
+    outcome = cut(row.outcome, "green" if row.outcome.startswith("returned") else
+                  "yellow" if row.outcome in ("running", "") else "red")
     cost = Text(cost_text(row.cost) if row.read else "", justify="right")
-    return [literal(row.mission[:MISSION_CHARS]), file, literal(row.agent), literal(row.llm),
+    return [cut(row.mission[:MISSION_CHARS]), file, cut(row.agent), cut(row.llm),
             literal(row.saved[:16].replace("T", " ")), outcome, number(row.turns),
             number(row.tokens), number(row.full_tokens), cost]
+
+
+def cut(text: str, style: str = "") -> Text:
+    """Trace text for a cell: literal, ending in "…" where the column cuts it."""
+    cell = literal(text, style)
+    cell.overflow = "ellipsis"
+    return cell

@@ -3,6 +3,7 @@ a worker; sorting, filtering by text and by outcome, Enter opening a run and esc
 with the cursor kept, two marked runs compared, a broken file one row, an imported ptc_runner
 run beside our traces; an SVG snapshot beside a pilot test asserting what it shows."""
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -15,7 +16,7 @@ from ptc_tui.cli import main
 from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.runs_screen import RunsScreen
-from ptc_tui.view.runs import COLUMNS, find_runs, listed, read_run
+from ptc_tui.view.runs import COLUMNS, MIN_MISSION, cut_middle, find_runs, listed, read_run
 from ptc_tui.widgets.runs_table import RunsTable
 from sample_traces import HERE
 from tests.app.conftest import settle
@@ -84,7 +85,7 @@ def test_a_run_read(folder):
 @pytest.mark.anyio
 async def test_rows_are_listed_at_once_and_filled_by_a_worker(folder):
     app = PtcApp(runs=folder)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(240, 40)) as pilot:      # room for every cell whole
         screen = app.screen
         assert isinstance(screen, RunsScreen)
         runs = screen.query_one(RunsTable)
@@ -96,7 +97,8 @@ async def test_rows_are_listed_at_once_and_filled_by_a_worker(folder):
         row = cells(table, column(table, "file").index("product_search.json"))
         assert row["agent"] == "product-search" and row["outcome"] == "returned"
         assert row["turns"] == "3" and row["LLM"] == "scripted:product_search.py"
-        assert row["mission"] == "Find well-reviewed products in s"     # its first 32 characters
+        mission = json.loads((HERE / "product_search.json").read_text())["agent"]["mission"]
+        assert mission.startswith(row["mission"]) and len(row["mission"]) > 40
         assert int(row["input tokens"].replace(",", "")) > 0
         assert row["saved"][:4].isdigit() and row["cost"] == "unknown"
         broken = cells(table, 0)
@@ -125,6 +127,27 @@ async def test_the_progress_bar_follows_the_worker(folder, monkeypatch):
         gate.set()
         await filled(pilot)
         assert runs.read_count == 7 and not bar.display
+
+
+@pytest.mark.anyio
+async def test_every_column_is_seen_on_160_columns_and_the_mission_takes_the_rest(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=(160, 40)) as pilot:
+        runs = await filled(pilot)
+        table = runs.table
+        widths = [c.get_render_width(table) for c in table.ordered_columns]
+        assert sum(widths) <= table.scrollable_content_region.width
+        assert [str(c.key.value) for c in table.ordered_columns] == ["mark", *COLUMNS]
+        assert table.columns["mission"].width >= MIN_MISSION
+        name = "incident/run.inspection.jsonl"
+        shown = cut_middle(name, table.columns["file"].width)
+        assert len(shown) < len(name) and shown.endswith(".inspection.jsonl")
+        assert runs.shown[column(table, "file").index(shown)].file == name
+        narrow = table.columns["mission"].width
+        await pilot.resize_terminal(220, 40)
+        await pilot.pause()
+        assert "incident/run.inspection.jsonl" in column(runs.table, "file")
+        assert runs.table.columns["mission"].width > narrow
 
 
 @pytest.mark.anyio
