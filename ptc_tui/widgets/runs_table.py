@@ -104,10 +104,13 @@ class RunsTable(Vertical):
 
     def on_mount(self) -> None:
         self.query_one("#runs-filter", Input).can_focus = False    # `/` focuses it, not tab
-        self._start()
 
     def on_resize(self) -> None:
-        if self._widths() != self.widths:
+        """The rows are listed once the table's width is known (before it is first drawn),
+        and shown again when a new width changes the columns'."""
+        if not self.widths:
+            self._start()
+        elif self._widths() != self.widths:
             self.show()
 
     def _widths(self) -> dict[str, int]:
