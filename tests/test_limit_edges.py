@@ -72,6 +72,12 @@ def test_flatten_meets_the_collection_limit_at_its_value():
     assert outcome("(flatten [[1 2 3 4] [5]])", collection_size=4) == "memory_exceeded"
 
 
+def test_overlapping_chunks_meet_the_collection_limit_at_their_total():
+    # (partition-all 4 2 (range 7)) is [[0 1 2 3] [2 3 4 5] [4 5 6] [6]]: 12 items in all
+    assert outcome("(partition-all 4 2 (range 7))", collection_size=12) == "ok"
+    assert outcome("(partition-all 4 2 (range 7))", collection_size=11) == "memory_exceeded"
+
+
 @pytest.mark.parametrize("width", [10, 0])
 def test_print_chars_cuts_each_println_after_its_value(width):
     r = run('(println "aaaaaaaaaaaa")', limits={**FAR_CLOCKS, "print_chars": width})
