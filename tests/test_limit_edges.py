@@ -53,6 +53,31 @@ def test_a_limit_holds_at_its_value_and_fails_one_past_it(limit, value, at, past
     assert outcome(past, tools, **{limit: value + 1}) == "ok"
 
 
+def test_a_vector_grown_by_conj_or_cons_meets_the_collection_limit_at_its_value():
+    """conj of one item checks only from 64 items on, as assoc does, so the limit here is 100."""
+    twice = "(count (reduce (fn [v x] (conj (conj v x) x)) {} (range 50)))"
+    assert outcome(twice.format("[]"), collection_size=100) == "ok"     # 100 items
+    assert outcome(twice.format("[1]"), collection_size=100) == "memory_exceeded"
+    assert outcome("(apply conj (vec (range 98)) [1 2])", collection_size=100) == "ok"
+    assert outcome("(apply conj (vec (range 99)) [1 2])", collection_size=100) \
+        == "memory_exceeded"
+    assert outcome("(cons 0 (vec (range 99)))", collection_size=100) == "ok"
+    assert outcome("(cons 0 (vec (range 100)))", collection_size=100) == "memory_exceeded"
+
+
+def test_flatten_meets_the_collection_limit_at_its_value():
+    assert outcome("(flatten [[1] [2]])", collection_size=2) == "ok"    # 2 vectors entered
+    assert outcome("(flatten [[1 2] [3]])", collection_size=2) == "memory_exceeded"
+    assert outcome("(flatten [[1 2 3 4] []])", collection_size=4) == "ok"   # 4 items, then []
+    assert outcome("(flatten [[1 2 3 4] [5]])", collection_size=4) == "memory_exceeded"
+
+
+def test_overlapping_chunks_meet_the_collection_limit_at_their_total():
+    # (partition-all 4 2 (range 7)) is [[0 1 2 3] [2 3 4 5] [4 5 6] [6]]: 12 items in all
+    assert outcome("(partition-all 4 2 (range 7))", collection_size=12) == "ok"
+    assert outcome("(partition-all 4 2 (range 7))", collection_size=11) == "memory_exceeded"
+
+
 @pytest.mark.parametrize("width", [10, 0])
 def test_print_chars_cuts_each_println_after_its_value(width):
     r = run('(println "aaaaaaaaaaaa")', limits={**FAR_CLOCKS, "print_chars": width})

@@ -43,6 +43,7 @@ PROGRAMS = {
     "replace-first": '(defn f [m] (replace-first "ab" #"a" f)) (f "a")',
     "run!": "(defn f [x] (run! f [x])) (f 1)",
     "clojure.set/select": "(defn f [x] (set/select f #{x})) (f 1)",
+    "sequence": "(defn f [x] (sequence f [x])) (f 1)",
     "some": "(defn f [x] (some f [x])) (f 1)",
     "sort": "(defn f [a b] (sort f [a b])) (f 1 2)",
     "sort-by": "(defn f [x] (sort-by f [x x])) (f 1)",

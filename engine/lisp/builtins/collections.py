@@ -20,6 +20,7 @@ from engine.lisp.values import EMPTY_MAP, EMPTY_SET, MAPS, Map, type_name
 
 
 _NOTHING = object()
+_CHECK_FROM = 64   # vectors shorter than this grow by conj unchecked, as maps by assoc (updates.py)
 
 
 @builtin("count", "collections")
@@ -227,7 +228,7 @@ def conj(coll=None, *xs):
 @variant("conj", 2)
 def conj_2(coll, x):
     if type(coll) is tuple:
-        if len(coll) >= 1_000_000:
+        if len(coll) >= _CHECK_FROM and len(coll) >= limits().collection_size:
             check_size(NAME, len(coll) + 1)
         return coll + (x,)
     return conj(coll, x)

@@ -6,22 +6,20 @@ from __future__ import annotations
 
 from functools import cmp_to_key
 from itertools import islice
-from operator import ne
 
 from engine.lisp.access import as_fn
 from engine.lisp.builtins.registry import BUILTINS, NAME, builtin
 from engine.lisp.builtins.support import items, key_function, keys_of_each, show_typed, type_error
 from engine.lisp.compare import compare, sorted_values
 from engine.lisp.errors import error
-from engine.lisp.values import HostMap, is_fn, Keyword, Map, truthy
+from engine.lisp.values import HostMap, is_fn, Keyword, Map
 
 
 def comparator(f, fname):
-    """A cmp function from a PTC comparator: boolean (like <) or -1/0/1 results; or a
-    :asc/:desc keyword."""
-    if type(f) is Keyword and f.name in ("asc", "desc"):
-        sign = 1 if f.name == "asc" else -1
-        return lambda a, b: sign * compare(a, b)
+    """A cmp function for Python's sort from a PTC comparator returning a boolean (like <) or
+    a number (like compare). Python's sort only asks whether a comes before b (a negative
+    result), so a false comparator need not be asked again whether b comes before a: its
+    answer would change nothing. (:asc and :desc are sorted natively, see _direction.)"""
     f = as_fn(f, "comparator")
 
     def cmp(a, b):
@@ -29,9 +27,9 @@ def comparator(f, fname):
         if r is True:
             return -1
         if r is False or r is None:
-            return 1 if truthy(f(b, a)) else 0
+            return 0
         if type(r) in (int, float):
-            return (r > 0) - (r < 0)
+            return -1 if r < 0 else 0
         raise type_error(fname, "a comparator returning a boolean or a number", r)
     return cmp
 
@@ -99,8 +97,10 @@ _NUMBERS = frozenset({int, float})
 
 
 def _sorted_indexes(keys: list, descending: bool) -> list:
+    """The indexes of `keys` in `compare` order. Numbers (NaN too: compare finds it neither
+    less nor greater, as `<` does) and strings need no compare: Python's own `<` is the same."""
     kinds = set(map(type, keys))
-    if kinds <= _NUMBERS and not (float in kinds and any(map(ne, keys, keys))) or kinds == {str}:
+    if kinds <= _NUMBERS or kinds == {str}:
         return sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
     ckey = cmp_to_key(compare)
     return sorted(range(len(keys)), key=lambda i: ckey(keys[i]), reverse=descending)
@@ -112,7 +112,7 @@ def _extreme_by(fname: str, key, coll, largest: bool):
     if not pairs:
         return None
     kinds = {type(k) for k, _ in pairs}
-    if (kinds <= {int, float} and not any(k != k for k, _ in pairs)) or kinds == {str}:
+    if kinds <= _NUMBERS or kinds == {str}:   # as in _sorted_indexes
         pick = max if largest else min
         return pick(pairs, key=_first)[1]
     best_key, best = pairs[0]
@@ -151,7 +151,7 @@ def _extreme_key(fname: str, k, x, more, largest: bool):
     keys = [f(c) for c in candidates]
     kinds = {type(v) for v in keys}
     if not (kinds <= {int, float} or kinds == {str}):
-        bad = next((v for v in keys if type(v) not in (int, float)), keys[0])
+        bad = next(v for v in keys if type(v) not in (int, float))
         raise error("type_error", f"{fname} expects the key function to return numbers, got "
                                   f"{show_typed(bad)}",
                     "use max-by/min-by to skip nil keys" if bad is None else None)

@@ -319,10 +319,8 @@ def repeat(n, x=_NOTHING):
         raise error("arity_error", "(repeat x) would be infinite: repeat needs a count",
                     f"give the count first: (repeat 3 {show(n)})")
     n = index_arg(NAME, n, "a count")   # Clojure truncates a float count here
-    if n <= 0:
-        return ()
     check_size(NAME, n)
-    return (x,) * n
+    return (x,) * n   # () for a count of 0 or less
 
 
 @builtin("repeatedly", "sequences", calls_fns=True)

@@ -254,10 +254,13 @@ def sequence(xf_or_coll, coll=NO_COLL):
     return transform(NAME, xf_or_coll, coll)
 
 
-@builtin("completing", "transducers", calls_fns=True)
+@builtin("completing", "transducers")
 def completing(f, cf=None):
     """(completing f) or (completing f cf): f with a completion arity (identity, or cf) for
-    transduce: (transduce xf (completing (fn [acc x] ...)) init coll)."""
+    transduce: (transduce xf (completing (fn [acc x] ...)) init coll).
+
+    Not `calls_fns`: it calls nothing before it returns, and whatever calls the function it
+    returns (a builtin that calls functions, or a function of the program) counts the depth."""
     f = as_fn(_reducing_fn(NAME, f))
     cf = as_fn(cf) if cf is not None else None
 
