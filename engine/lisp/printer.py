@@ -85,20 +85,30 @@ def _fn_text(fn) -> str:
 
 
 class _Writer:
-    """Appends text until `budget` characters are written, then raises _Full."""
+    """Counts the text written until `budget` characters, then raises _Full; keeps it only
+    until `keep` characters (all of it unless told)."""
 
-    def __init__(self, budget: int, readable: bool, float_text):
+    def __init__(self, budget: int, readable: bool, float_text, keep: int | None = None):
         self.parts: list[str] = []
         self.size = 0
         self.budget = budget
+        self.keep = budget if keep is None else keep
         self.readable = readable
         self.float_text = float_text
 
     def add(self, text: str) -> None:
-        self.parts.append(text)
+        if self.size < self.keep:
+            self.parts.append(text)
         self.size += len(text)
         if self.size > self.budget:
             raise _Full
+
+    def add_known(self, head: str, length: int) -> None:
+        """A text of `length` characters starting with `head` (as much of it as is kept):
+        counted whole and never stopping the count, since its length costs nothing to know."""
+        if self.size < self.keep:
+            self.parts.append(head)
+        self.size += length
 
     def value(self, v, depth: int = 0) -> None:
         t = type(v)
@@ -163,6 +173,36 @@ def _write(value, readable: bool, limit: int | None, float_text) -> str:
             raise error("memory_exceeded", f"printed value longer than {budget} characters") from None
         return text[:limit] + "..."
     return "".join(w.parts)
+
+
+def printed_line(values, readable: bool, keep: int, count_to: int) -> tuple[str, int, bool]:
+    """What one `prn` (readable) or `println` call prints for `values`, joined by spaces: its
+    first `keep` characters, its full length, and False; or, when that length is more than
+    `count_to`, `count_to` and True.
+    println shows strings raw and (as upstream) a non-empty vector of characters (1-character
+    strings, such as (take 3 "abcdef")) as its text. A string's length is known at once;
+    counting the rest stops past `count_to`, so a huge or self-sharing value costs at most
+    that much printing."""
+    w = _Writer(count_to, True, clojure_float if readable else compact_float, keep)
+    try:
+        for i, v in enumerate(values):
+            if i:
+                w.add(" ")
+            if readable:
+                w.value(v)
+            elif type(v) is str:
+                w.add_known(v[:keep], len(v))
+            elif _is_characters(v):
+                w.add_known("".join(v[:keep]), len(v))
+            else:
+                w.value(v)
+    except _Full:
+        return "".join(w.parts)[:keep], count_to, True
+    return "".join(w.parts)[:keep], w.size, False
+
+
+def _is_characters(v) -> bool:
+    return type(v) is tuple and bool(v) and all(type(c) is str and len(c) == 1 for c in v)
 
 
 def pr_str(value, limit: int | None = None) -> str:

@@ -60,10 +60,13 @@ class RunContext:
     def data_get(self, key: str):
         return flex_lookup(self.data, key, None)
 
-    def add_print(self, text: str) -> None:
+    def add_print(self, text: str, length: int, more: bool = False) -> None:
+        """One print of `length` characters (or more, if `more`), given as `text`, at least
+        its first print_chars: cut there if it is longer, with the reference's marker saying
+        how much was cut."""
         cap = self.limits.print_chars
-        if len(text) > cap:                      # the reference's marker: how much was cut
-            text = f"{text[:cap]}... ({cap}/{len(text)} chars)"
+        if more or length > cap:
+            text = f"{text[:cap]}... ({cap}/{length}{'+' if more else ''} chars)"
         self.print_chars += len(text)
         if self.print_chars > self.limits.print_total_chars:
             raise error("output_limit_exceeded",

@@ -72,8 +72,7 @@ def str_1(x):
     if type(x) is str:
         return x
     text = _str1(x)
-    if len(text) > limits().string_length:
-        check_length(NAME, len(text))
+    check_length(NAME, len(text))
     return text
 
 
@@ -83,8 +82,7 @@ def str_2(a, b):
         a = str(a) if type(a) is int else _str1(a)
     if type(b) is not str:
         b = str(b) if type(b) is int else _str1(b)
-    if len(a) + len(b) > limits().string_length:
-        check_length(NAME, len(a) + len(b))
+    check_length(NAME, len(a) + len(b))
     return a + b
 
 
@@ -99,9 +97,13 @@ _DOUBLE = _py_re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|Infin
 @builtin("parse-long", "conversion")
 def parse_long(s):
     """(parse-long s) the integer written in s (the whole string, such as "-42"), else nil."""
-    if type(s) is not str or len(s) > 40 or not _LONG.fullmatch(s):
+    if type(s) is not str or not _LONG.fullmatch(s):
         return None
-    n = int(s)
+    digits = s.lstrip("+-").lstrip("0")
+    if len(digits) > 19:            # past 64 bits however many zeros lead
+        return None
+    n = int(digits or "0")
+    n = -n if s[0] == "-" else n
     return n if INT_MIN <= n <= INT_MAX else None
 
 
@@ -110,7 +112,7 @@ def parse_double(s):
     """(parse-double s) the float written in s (the whole string: "1.5", "2", "1e3", "NaN"), or nil.
 
     Whitespace and forms such as "1." or ".5" give nil, as upstream did."""
-    if type(s) is not str or len(s) > 400 or not _DOUBLE.fullmatch(s):
+    if type(s) is not str or not _DOUBLE.fullmatch(s):
         return None
     return float(s.replace("Infinity", "inf"))
 

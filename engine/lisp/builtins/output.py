@@ -5,37 +5,19 @@ from __future__ import annotations
 from engine.lisp.builtins.registry import BUILTINS, NAME, builtin
 from engine.lisp.builtins.support import check_length, limits
 from engine.lisp.errors import error
-from engine.lisp.printer import pr_str, print_str
+from engine.lisp.printer import pr_str, printed_line
 from engine.lisp.running import current
 
 
-def _print(text: str) -> None:
-    current().add_print(text)
+MEASURED_CUTS = 10   # a print's full length is counted up to 10 times its cut, no further
 
 
-def _joined(values, convert) -> str:
-    """The values' texts joined by spaces, built only just past the per-call print limit
-    (the print is cut there anyway), so printing a huge value many times stays cheap."""
-    budget = limits().print_chars + 1
-    parts = []
-    size = 0
-    for v in values:
-        if parts:
-            size += 1
-        text = convert(v, limit=max(budget - size, 1))
-        parts.append(text)
-        size += len(text)
-        if size >= budget:
-            break
-    return " ".join(parts)
-
-
-def _shown(value, limit: int) -> str:
-    """One println argument: strings raw, and (as upstream) a non-empty vector of characters
-    (1-character strings, such as (take 3 "abcdef")) joined into its text."""
-    if type(value) is tuple and value and all(type(c) is str and len(c) == 1 for c in value):
-        return "".join(value[:limit + 1])
-    return print_str(value, limit=limit)
+def _print_line(values, readable: bool) -> None:
+    """One entry of the output: the values joined by spaces, built only up to the per-call
+    print limit (it is cut there anyway) and measured only up to ten times that, so a print
+    of a huge value costs no more than printing ten times the part of it shown."""
+    cut = limits().print_chars
+    current().add_print(*printed_line(values, readable, cut, MEASURED_CUTS * cut))
 
 
 @builtin("println", "output")
@@ -45,19 +27,19 @@ def println(*values):
     Floats show at most 10 decimals. As upstream, a vector of characters (such as
     (take 3 "abcdef")) prints as its text. Each call is one entry of the output, cut after
     2000 characters."""
-    _print(_joined(values, _shown))
+    _print_line(values, False)
 
 
 @builtin("print", "output")
 def print_(*values):
     """(print x ...) like println; each call is one entry of the output."""
-    _print(_joined(values, _shown))
+    _print_line(values, False)
 
 
 @builtin("prn", "output")
 def prn(*values):
     """(prn x ...) prints values readably: strings keep their quotes."""
-    _print(_joined(values, pr_str))
+    _print_line(values, True)
 
 
 @builtin("pr-str", "output")
@@ -67,10 +49,8 @@ def pr_str_(*values):
     parts = []
     size = -1
     for v in values:
-        text = pr_str(v, limit=cap + 1)
-        size += len(text) + 1
-        if size > cap:
-            check_length(NAME, size)
+        text = pr_str(v, limit=cap + 1)     # a text cut there is too long: an error
+        size = check_length(NAME, size + len(text) + 1)
         parts.append(text)
     return " ".join(parts)
 
@@ -86,5 +66,6 @@ def doc(ref):
     found = BUILTINS.get(ref)
     text = found.doc if found is not None and found.doc else next(
         (d.doc for d in reversed(current().definitions) if d.name == ref and d.doc), None)
-    _print(text if text else f'No documentation found for "{ref}".')
+    text = text or f'No documentation found for "{ref}".'
+    current().add_print(text, len(text))
     return None

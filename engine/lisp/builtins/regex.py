@@ -13,7 +13,7 @@ import time
 from engine.lisp.builtins.registry import NAME, builtin
 from engine.lisp.builtins.support import check_size, limits, type_error
 from engine.lisp.errors import error
-from engine.lisp.runtime import current_or_none
+from engine.lisp.runtime import check_deadline, current_or_none
 from engine.lisp.patterns import compile_regex as compile_pattern
 from engine.lisp.values import Regex
 
@@ -65,18 +65,11 @@ def full_match(pattern, s: str):
         raise regex_timeout() from None
 
 
-def _deadline() -> float:
-    ctx = current_or_none()
-    return ctx.deadline if ctx is not None else time.perf_counter() + _NO_CONTEXT_SECONDS
-
-
 def find_all(pattern, s: str):
     """Successive matches as Java's Matcher.find gives them: after an empty match at i the
-    next search starts at i + 1 (Python would try a longer match at i first)."""
+    next search starts at i + 1 (Python would try a longer match at i first). The run's
+    deadline is checked at each match, since what is done with it is not timed."""
     pos, n = 0, len(s)
-    count = 0
-    clock = time.perf_counter
-    deadline = _deadline()
     while pos <= n:
         restart = None
         empty_at = -1
@@ -86,11 +79,9 @@ def find_all(pattern, s: str):
                 if start == empty_at and end != start:
                     restart = start + 1
                     break
+                check_deadline()
                 yield m
                 empty_at = end if start == end else -1
-                count += 1
-                if not count & 1023 and clock() > deadline:
-                    raise regex_timeout()
         except TimeoutError:
             raise regex_timeout() from None
         if restart is None:
@@ -111,10 +102,11 @@ def fast_ok(pattern) -> bool:
     """Whether the `regex` package's own loops (findall, split, sub) give Java's matches.
 
     They differ from Java only after an empty match, where Python may still take a longer
-    match at the same place; that needs an alternative or a lazy repeat preferring the empty
-    match, so patterns without `|` and lazy repeats take the fast path."""
+    match at the same place; that needs an alternative or a lazy repeat that may take nothing
+    (`??`, `*?`, `{0,n}?`; a lazy `+?` takes its body at least once, so it prefers the empty
+    match only where its body already does), so other patterns take the fast path."""
     src = pattern.pattern
-    return not ("|" in src or "??" in src or "*?" in src or "+?" in src or "}?" in src)
+    return not ("|" in src or "??" in src or "*?" in src or "}?" in src)
 
 
 def _timed(call, *args, **kwargs):
@@ -124,7 +116,7 @@ def _timed(call, *args, **kwargs):
         raise regex_timeout() from None
 
 
-def java_split(pattern, s: str, limit: int = 0, keep_trailing: bool = False) -> tuple:
+def java_split(pattern, s: str, limit: int) -> tuple:
     """`Pattern.split(s, limit)`: no empty first piece from an empty match at the start, at
     most `limit` pieces when it is positive, trailing empty pieces dropped when it is 0."""
     if limit == 1:
@@ -138,10 +130,9 @@ def java_split(pattern, s: str, limit: int = 0, keep_trailing: bool = False) -> 
             del pieces[0]
         check_size("split", len(pieces))
     else:
-        pieces = []
+        pieces = []     # at most one more than the matches, which are at most len(s) + 1
         index = 0
         limited = limit > 0
-        cap = limits().collection_size
         for m in find_all(pattern, s):
             start, end = m.span()
             if limited and len(pieces) >= limit - 1:
@@ -150,14 +141,13 @@ def java_split(pattern, s: str, limit: int = 0, keep_trailing: bool = False) -> 
                 continue
             pieces.append(s[index:start])
             index = end
-            if len(pieces) > cap:
-                check_size("split", len(pieces))
         if index == 0:
             return (s,)
         pieces.append(s[index:])
+        check_size("split", len(pieces))
     if len(pieces) == 1:
         return (s,)
-    if limit == 0 and not keep_trailing:
+    if limit == 0:
         while pieces and pieces[-1] == "":
             pieces.pop()
     return tuple(pieces)
@@ -194,16 +184,11 @@ def re_seq(re, s):
     """(re-seq re s) every match of re in s, as re-find gives them; [] when none."""
     pattern = as_pattern(NAME, re)
     text = subject(NAME, s)
-    cap = limits().collection_size
     if pattern.groups == 0 and fast_ok(pattern):
         found = _timed(pattern.findall, text)
-        check_size(NAME, len(found))
-        return tuple(found)
-    found = []
-    for m in find_all(pattern, text):
-        found.append(match_value(m))
-        if len(found) > cap:
-            check_size(NAME, len(found))
+    else:           # at most len(text) + 1 matches: built, then checked
+        found = [match_value(m) for m in find_all(pattern, text)]
+    check_size(NAME, len(found))
     return tuple(found)
 
 

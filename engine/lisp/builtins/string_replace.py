@@ -112,7 +112,6 @@ def _fast_replace(fname: str, s: str, pattern, replacement: str, count: int | No
 
 
 def _regex_replace(fname: str, s: str, pattern, replacement, count: int | None) -> str:
-    cap = limits().string_length
     if type(replacement) is str:
         fast = _fast_replace(fname, s, pattern, replacement, count)
         if fast is not None:
@@ -141,8 +140,7 @@ def _regex_replace(fname: str, s: str, pattern, replacement, count: int | None) 
                 template = _template(fname, replacement, pattern)
             text = "".join(p if type(p) is str else (m.group(p) or "") for p in template)
         total += (start - index) + len(text)
-        if total > cap:
-            check_length(fname, total + len(s) - end)
+        check_length(fname, total + len(s) - end)      # the result if no more matched
         out.append(s[index:start])
         out.append(text)
         index = end
@@ -151,8 +149,6 @@ def _regex_replace(fname: str, s: str, pattern, replacement, count: int | None) 
             break
     if not done:
         return s
-    total += len(s) - index
-    check_length(fname, total)
     out.append(s[index:])
     return "".join(out)
 
