@@ -195,7 +195,12 @@ class RowTable(ScrollView, can_focus=True):
 
     # --- drawing ----------------------------------------------------------------------------
     def render_lines(self, crop):
-        """The styles once for every line drawn (a widget's rich_style is costly to make)."""
+        self._take_styles()
+        return super().render_lines(crop)
+
+    def _take_styles(self) -> None:
+        """The styles, once for all the lines drawn at a time (a widget's rich_style is costly
+        to make); the lines made before are dropped when the styles or the width change."""
         drawn_as = (self.size.width, self.rich_style, self.get_pseudo_class_state(),
                     self.app.theme)
         if drawn_as != self._drawn_as:
@@ -206,9 +211,10 @@ class RowTable(ScrollView, can_focus=True):
             self._zebra = (self.get_component_rich_style("row-table--even-row"),
                            self.get_component_rich_style("row-table--odd-row"))
             self._cursor = self.get_component_rich_style("row-table--cursor")
-        return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
+        if not self._drawn_as:
+            self._take_styles()
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
         if y < HEADER_HEIGHT:
