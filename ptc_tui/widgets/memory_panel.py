@@ -10,10 +10,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable
 
 from ptc_tui.view import MemoryRow, TurnView
 from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.row_table import Column, RowTable
 from ptc_tui.widgets.steady_scroll import SteadyScroll
 from ptc_tui.widgets.text_panel import TextPanel, section
 
@@ -73,7 +73,7 @@ def definition_text(row: MemoryRow) -> Text:
     return text
 
 
-class MemoryPanel(SteadyScroll, DataTable):
+class MemoryPanel(SteadyScroll, RowTable):
     """The definitions table; the row under the cursor (keys or mouse) is `chosen`."""
 
     DEFAULT_CSS = """
@@ -94,7 +94,7 @@ class MemoryPanel(SteadyScroll, DataTable):
     current: reactive[TurnView | None] = reactive(None)
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        super().__init__(**kwargs)
         self.border_title = "memory"
         self.rows_shown: tuple[MemoryRow, ...] = ()
         self.room = 0                       # the width the columns were laid out for
@@ -111,29 +111,24 @@ class MemoryPanel(SteadyScroll, DataTable):
         self.rows_shown = current.memory
         self._fill()
         names = [r.name for r in current.memory]
-        if name in names:                   # the same definition, followed from turn to turn
-            self.move_cursor(row=names.index(name), animate=False)
+        # the same definition, followed from turn to turn; else the first
+        self.move_cursor(names.index(name) if name in names else 0)
         self.border_title = f"memory after turn {current.number} ({len(current.memory)})"
         self.post_message(self.Chosen(self.chosen))
 
     def on_resize(self) -> None:
         if self.scrollable_content_region.width != self.room and self.rows_shown:
-            row = self.cursor_row
             self._fill()
-            self.move_cursor(row=row, animate=False)
 
     def _fill(self) -> None:
         self.room = self.scrollable_content_region.width
-        with self.prevent(DataTable.RowHighlighted):
-            self.clear(columns=True)
-            layout = column_layout(self.rows_shown, self.room)
-            for i, width in layout:
-                self.add_column(COLUMNS[i], key=COLUMNS[i] or "changed", width=width)
-            for row in self.rows_shown:
-                cells = row_cells(row)
-                self.add_row(*(cells[i] for i, _ in layout))
+        layout = column_layout(self.rows_shown, self.room)
+        cells = [row_cells(row) for row in self.rows_shown]
+        self.set_rows([Column(COLUMNS[i] or "changed", Text(COLUMNS[i]), width)
+                       for i, width in layout],
+                      [tuple(row[i] for i, _ in layout) for row in cells])
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_row_table_cursor_moved(self, event: RowTable.CursorMoved) -> None:
         event.stop()
         self.post_message(self.Chosen(self.chosen))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich._wrap import divide_line
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -118,6 +119,7 @@ class TextPanel(SteadyScroll, ScrollView, can_focus=True):
         self._lines: list[Text | tuple[ProseLine, int]] = []   # `_blocks` laid out at `_width`
         self._strips: dict[int, Strip] = {}
         self._width = 0
+        self._base = Style()               # the pane's style, taken when lines are drawn
 
     def show(self, text: Text) -> None:
         self.show_blocks([(text, False)])
@@ -169,9 +171,13 @@ class TextPanel(SteadyScroll, ScrollView, can_focus=True):
         """Every row of the text as laid out (each made now: for tests and small texts)."""
         return [self.row_text(i) for i in range(len(self._lines))]
 
+    def render_lines(self, crop):
+        self._base = self.rich_style       # once for all the lines drawn: costly to make
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         self._wrap()
-        base = self.rich_style
+        base = self._base
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         if index >= len(self._lines):

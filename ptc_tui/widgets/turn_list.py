@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable
 
 from ptc_tui.view import TurnRow
+from ptc_tui.widgets.row_table import PADDING, Column, RowTable
 
 GLYPHS = {"ok": ("✓", "green"), "error": ("✗", "red"), "return": ("⏎", "bold green"),
           "fail": ("⚑", "bold red"), "no_code": ("∅", "yellow"),
@@ -50,14 +50,13 @@ def _count(tokens: int | None) -> Text:
 
 
 def column_widths(rows: tuple[TurnRow, ...]) -> tuple[int, ...]:
-    """The width each column needs for `rows`. The table gets them as fixed widths: its own
-    auto widths are settled on idle, and a row drawn before that stays cut ("1,11")."""
+    """The width each column needs for `rows`."""
     cells = [row_cells(r) for r in rows]
     return tuple(max([len(label), *(c.cell_len for c in column)])
                  for label, column in zip(column_labels(rows), zip(*cells) if cells else [()] * 4))
 
 
-class TurnList(DataTable):
+class TurnList(RowTable):
     """The turns of the trace; the cursor follows the screen's selected turn."""
 
     ALLOW_MAXIMIZE = False       # as wide as its columns: `z` zooms the program pane instead
@@ -87,43 +86,40 @@ class TurnList(DataTable):
     turn: reactive[int] = reactive(1)
 
     def __init__(self, **kwargs) -> None:
-        self.numbers: tuple[int, ...] = ()     # before DataTable's init, which sets reactives
+        super().__init__(**kwargs)
+        self.numbers: tuple[int, ...] = ()
         self.widths: tuple[int, ...] = ()
         self.labels: tuple[str, ...] = ()
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.border_title = "turns"
 
     def watch_turn_rows(self, rows: tuple[TurnRow, ...]) -> None:
         widths = column_widths(rows)
         labels = column_labels(rows)
-        if (tuple(r.number for r in rows), widths, labels) == (self.numbers, self.widths,
-                                                               self.labels):
-            # same turns, new counts: update in place so the cursor never moves
-            for r in rows:
-                for key, cell in zip(COLUMN_KEYS, row_cells(r)):
-                    self.update_cell(str(r.number), key, cell)
+        numbers = tuple(r.number for r in rows)
+        if (numbers, widths, labels) == (self.numbers, self.widths, self.labels):
+            # same turns, new counts: only the rows that changed are drawn again
+            for i, r in enumerate(rows):
+                cells = row_cells(r)
+                if cells != self.rows[i]:
+                    self.update_row(i, cells)
             return
-        with self.prevent(DataTable.RowHighlighted):
-            self.clear(columns=True)
-            for label, key, width in zip(column_labels(rows), COLUMN_KEYS, widths):
-                self.add_column(label, key=key, width=width)
-            self.numbers, self.widths = tuple(r.number for r in rows), widths
-            self.labels = labels
-            for r in rows:
-                self.add_row(*row_cells(r), key=str(r.number))
-            # each column's cells and padding, the scrollbar's gutter and the border
-            self.styles.width = sum(w + 2 * self.cell_padding for w in widths) + \
-                self.styles.scrollbar_size_vertical + 2
+        self.numbers, self.widths, self.labels = numbers, widths, labels
+        self.set_rows([Column(key, Text(label), width)
+                       for key, label, width in zip(COLUMN_KEYS, labels, widths)],
+                      [row_cells(r) for r in rows])
+        # each column's cells and padding, the scrollbar's gutter and the border
+        self.styles.width = sum(w + 2 * PADDING for w in widths) + \
+            self.styles.scrollbar_size_vertical + 2
         self._follow(self.turn)
 
     def watch_turn(self, turn: int) -> None:
         self._follow(turn)
 
     def _follow(self, turn: int) -> None:
-        if turn in self.numbers and self.cursor_row != self.numbers.index(turn):
-            self.move_cursor(row=self.numbers.index(turn))
+        if turn in self.numbers:
+            self.move_cursor(self.numbers.index(turn))
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_row_table_cursor_moved(self, event: RowTable.CursorMoved) -> None:
         event.stop()
         if 0 <= event.cursor_row < len(self.numbers):
             self.post_message(self.Selected(self, self.numbers[event.cursor_row]))

@@ -2,6 +2,7 @@
 rendered and counted; the others are counted in the background with a progress bar, and the
 turn list and header fill in when they are done. Asserted on state, never on time."""
 
+import gc
 import json
 import threading
 
@@ -83,6 +84,20 @@ async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeyp
         assert screen.header_info.tokens == sum(r.tokens for r in screen.turn_rows)
         assert not screen.query_one("#counting", ProgressBar).display
         assert screen.turn_rows == screen.view.rows()
+
+
+@pytest.mark.anyio
+async def test_a_counted_trace_is_left_out_of_garbage_collections_while_shown(long):
+    app = PtcApp(long)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        trace = app.screen.view.trace
+        assert app.screen.view.all_counted
+        # a full collection no longer walks the trace's objects (gc.freeze)
+        assert not any(o is trace for o in gc.get_objects())
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0                 # the screen gone: collected as before
+    assert any(o is trace for o in gc.get_objects())
 
 
 @pytest.fixture(scope="module")

@@ -114,7 +114,7 @@ def sample_room(table: MemoryPanel) -> int:
     keys = list(table.columns)
     before = [table.columns[k] for k in keys[:keys.index("sample")]]
     return (table.scrollable_content_region.width
-            - sum(c.get_render_width(table) for c in before) - 2)
+            - sum(c.render_width for c in before) - 2)
 
 
 async def test_the_sample_column_takes_the_width_the_pane_leaves():
@@ -145,7 +145,7 @@ async def test_at_160_columns_the_sample_is_on_screen_beside_the_names():
         assert width >= MIN_SAMPLE_WIDTH and width == sample_room(table)
         assert list(table.columns)[:3] == ["changed", "name", "sample"]
         region = table.scrollable_content_region
-        assert sum(c.get_render_width(table) for c in list(table.columns.values())[:3]) \
+        assert sum(c.render_width for c in list(table.columns.values())[:3]) \
             <= region.width                                     # the sample's cells on screen
         first = table.rows_shown[0]
         line = table.render_line(table.header_height).text      # the first row as drawn

@@ -131,7 +131,7 @@ async def test_between_140_and_200_columns_code_and_messages_are_wider_than_memo
         assert program > memory and messages > memory
         turns = screen.query_one(TurnList)
         # as narrow as its columns: cells and padding, the scrollbar's gutter, the border
-        assert turns.region.width == sum(c.get_render_width(turns) for c in
+        assert turns.region.width == sum(c.render_width for c in
                                          turns.columns.values()) + 2 + 2
 
 

@@ -30,6 +30,23 @@ async def test_turn_list_has_one_row_per_turn_with_its_status(view_of):
 
 
 @pytest.mark.parametrize("keys, turn", [
+    ("end", 26), ("end home", 1), ("pagedown", 14), ("pagedown pagedown pageup", 13),
+    ("end up", 25), ("ctrl+end ctrl+home", 1),
+])
+async def test_the_turn_lists_own_keys_move_the_selection_and_keep_the_cursor_in_view(keys, turn):
+    app = PtcApp(sample("long_exploration"))         # 26 turns, 13 rows on screen
+    async with app.run_test(size=(120, 20)) as pilot:
+        await pilot.press(*keys.split())
+        await pilot.pause()
+        table = app.screen.query_one(TurnList)
+        assert app.screen.turn == turn and table.cursor_row == turn - 1
+        rows_shown = table.scrollable_content_region.height - table.header_height
+        assert rows_shown == 13
+        assert table.scroll_y <= table.cursor_row < table.scroll_y + rows_shown
+        assert f"turn {turn}" in app.screen.query_one(ProgramPanel).border_title
+
+
+@pytest.mark.parametrize("keys, turn", [
     ("j", 2), ("j j", 3), ("j j k", 2), ("G", 8), ("G g", 1), ("down down", 3), ("G up", 7),
     ("k", 1), ("G j", 8),
 ])
