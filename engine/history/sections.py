@@ -24,8 +24,9 @@ def tools_section(context: RenderContext) -> str:
     return "\n".join(lines)
 
 
-def data_section(context: RenderContext, limit: int = 3, printable_limit: int = 80) -> str | None:
-    """`;; === data/ ===` and one line per input: name padded to 30 columns, type and sample."""
+def data_section(context: RenderContext, limit: int, printable_limit: int) -> str | None:
+    """`;; === data/ ===` and one line per input: name padded to 30 columns, type and sample
+    (`limit` items per collection, `printable_limit` characters per string)."""
     if not context.data:
         return None
     lines = [";; === data/ ==="]
@@ -36,7 +37,7 @@ def data_section(context: RenderContext, limit: int = 3, printable_limit: int = 
     return "\n".join(lines)
 
 
-def system_prompt(context: RenderContext, limit: int = 3, printable_limit: int = 80) -> str:
+def system_prompt(context: RenderContext, limit: int, printable_limit: int) -> str:
     """The SYSTEM message of `full`, `coalesced` and `compaction`: the language reference,
     then the tools and the input data. It never changes during a run (docs/history-rules.md, MSG-006)."""
     parts = [context.reference.strip(), tools_section(context),

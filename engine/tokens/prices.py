@@ -112,7 +112,7 @@ class CallCost:
     input_counted: bool        # counted from the request: the provider reported none
     output_counted: bool       # counted from the reply: the provider reported none
     usd: float | None          # None: the model's price is unknown
-    cache_write_tokens: int = 0    # of input_tokens, written to the prompt cache
+    cache_write_tokens: int        # of input_tokens, written to the prompt cache
     usd_reported: bool = False     # `usd` is the cost reported with the call, not priced here
 
     @property

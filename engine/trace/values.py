@@ -46,7 +46,7 @@ def encode(value, depth: int = 0):
     if depth == 0 and isinstance(value, (tuple, Mapping, frozenset)) \
             and expanded_size(value, MAX_ITEMS + 1) > MAX_ITEMS:
         return {"~too-large": f"a value of more than {MAX_ITEMS} items"}
-    if depth > MAX_DEPTH:
+    if depth >= MAX_DEPTH:             # the marker itself at MAX_DEPTH, where decode reads it
         return {"~too-deep": "..."}
     if t is tuple or isinstance(value, list):
         return [encode(v, depth + 1) for v in value]

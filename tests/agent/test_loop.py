@@ -103,7 +103,7 @@ def test_SS_001_single_shot_sends_system_and_mission_only_whatever_the_option(op
     expected = "Find well-reviewed products"
     if option == "namespaced":
         context = agent(max_turns=1).context(agent().tool_list())
-        expected += "\n\n" + tools_section(context) + "\n\n" + data_section(context)
+        expected += "\n\n" + tools_section(context) + "\n\n" + data_section(context, 3, 80)
     assert user["content"] == expected
     assert "Turns left" not in user["content"] and "FINAL TURN" not in user["content"]
     assert (step.failed, step.return_value) == (False, ("Laptop", "Mouse"))

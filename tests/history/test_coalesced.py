@@ -35,7 +35,7 @@ def test_MSG_001_successful_turns_accumulate_into_one_user_message():
 
 def test_MSG_002_array_is_system_then_user():
     messages, _, _ = request("coalesced", ["(def a 1)"])
-    assert messages == [{"role": "system", "content": system_prompt(context())},
+    assert messages == [{"role": "system", "content": system_prompt(context(), 3, 80)},
                         {"role": "user", "content": coalesced(["(def a 1)"])}]
 
 
@@ -69,7 +69,7 @@ def test_MSG_006_system_prompt_unchanged_and_same_as_full():
     ctx = context(tools=(), data={"limit": 3})
     coalesced_systems = {r[0][0]["content"] for r in render_turns("coalesced", turns, ctx)}
     full_systems = {r[0][0]["content"] for r in render_turns("full", turns, ctx)}
-    assert coalesced_systems == full_systems == {system_prompt(ctx)}
+    assert coalesced_systems == full_systems == {system_prompt(ctx, 3, 80)}
 
 
 def test_MSG_007_mission_never_removed():
@@ -95,7 +95,7 @@ def test_SS_002_default_max_turns_is_5():
                          ids=["before", "after-success", "after-failure"])
 def test_SS_001_single_shot_has_no_summary_and_no_turn_line(programs):
     messages, stats, _ = request("coalesced", programs, max_turns=1)
-    assert messages == [{"role": "system", "content": system_prompt(context(max_turns=1))},
+    assert messages == [{"role": "system", "content": system_prompt(context(max_turns=1), 3, 80)},
                         {"role": "user", "content": MISSION}]
     assert not stats.dropped_anything
 

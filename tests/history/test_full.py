@@ -24,7 +24,7 @@ def test_two_turns_whole_conversation():
     messages, _, _ = request("full", ['(def reviews (tool/search-reviews "Electronics"))',
                                       '(println "Reviews:" reviews)'])
     assert messages == [
-        {"role": "system", "content": system_prompt(context())},
+        {"role": "system", "content": system_prompt(context(), 3, 80)},
         {"role": "user", "content": MISSION},
         {"role": "assistant", "content": reply('(def reviews (tool/search-reviews "Electronics"))')},
         {"role": "user", "content": "Stored (access as symbols): reviews\nTurn 2 of 5 (4 remaining)"},
@@ -58,7 +58,7 @@ def test_MSG_006_system_prompt_is_the_same_for_every_request():
     turns = make_turns(["(def x 1)", "(oops", '(println "hi")'], tools=TOOLS)
     requests = render_turns("full", turns, context())
     assert len({r[0][0]["content"] for r in requests}) == 1
-    assert requests[0][0][0]["content"] == system_prompt(context())
+    assert requests[0][0][0]["content"] == system_prompt(context(), 3, 80)
 
 
 @pytest.mark.parametrize("prints, shown, dropped", [
@@ -117,7 +117,7 @@ def test_turn_that_returns_still_gets_its_feedback():
 @pytest.mark.parametrize("programs", [[], ["(def x 1)"]], ids=["before-any-turn", "after-turn"])
 def test_SS_001_single_shot_is_system_and_mission_only(programs):
     messages, stats, _ = request("full", programs, max_turns=1)
-    assert messages == [{"role": "system", "content": system_prompt(context(max_turns=1))},
+    assert messages == [{"role": "system", "content": system_prompt(context(max_turns=1), 3, 80)},
                         {"role": "user", "content": MISSION}]
     assert not stats.dropped_anything
 

@@ -4,6 +4,7 @@ import pytest
 
 from engine.history import HistoryOpts, render, render_turns
 from engine.history.stats import CallRef
+from engine.history.strategies import namespaced
 from tests.history.build import NO_CODE, SEARCH, context, make_turns
 
 TOOLS = {"search-reviews": lambda category: f"Reviews for {category}: good"}
@@ -277,6 +278,16 @@ def test_once_anything_printed_only_shown_prints_show_results(println_limit, uns
     assert stats.results_unseen == unseen
 
 
+def test_a_result_printed_after_other_prints_is_seen_while_that_print_is_shown():
+    # the print is the run's 4th (index 3): shown under a limit of 2, cut under a limit of 1
+    programs = ['(println "a") (println "b")',
+                '(println "x") (println (tool/search-reviews "shown"))']
+    assert request(programs, opts=HistoryOpts(println_limit=2))[2].results_unseen == ()
+    assert request(programs, opts=HistoryOpts(println_limit=1))[2].results_unseen == ()
+    assert request(programs, opts=HistoryOpts(println_limit=0))[2].results_unseen == \
+        (CallRef(2, 0),)
+
+
 def test_nil_results_are_never_unseen():
     tools = {"notify": lambda name: None}
     turns = make_turns(['(tool/notify "Bob")'], tools=tools)
@@ -295,3 +306,32 @@ def test_render_turns_matches_one_off_renders_and_is_repeatable():
         assert render("namespaced", turns[:i], memory, ctx) == incremental[i]
         memory = turn.memory
     assert render_turns("namespaced", turns, ctx) == incremental
+
+
+@pytest.mark.parametrize("programs, line", [
+    (["(def v 1)", '(def v "two")'], 'v  ; = string, sample: "two"'),
+    (['(def v "old doc" 7)', '(def v "new doc" 7)'], 'v  ; "new doc" = integer, sample: 7'),
+], ids=["new-value", "same-value-new-doc"])
+def test_a_redefined_name_shows_its_new_line_in_every_later_request(programs, line):
+    turns = make_turns([*programs, "(def w 0)"])
+    after_both = render("namespaced", turns[:2], turns[1].memory, context())
+    assert render_turns("namespaced", turns, context())[2] == after_both
+    assert after_both[0][1]["content"].split("\n\n")[2].split("\n")[1] == line
+
+
+def test_repeated_renders_sample_each_unchanged_value_once(monkeypatch):
+    """Each request of a long run lists every name: a value's line and sample are made when
+    it is first listed, not again for every request."""
+    turns = make_turns(["(def xs (range 100))", "(def n 1)", "(def n 2)", "(def m 3)"])
+    sampled, real = [], namespaced.sample_text
+
+    def counted(value, *limits):
+        sampled.append(value)
+        return real(value, *limits)
+    monkeypatch.setattr(namespaced, "sample_text", counted)
+    renderer = namespaced.Namespaced(context(), HistoryOpts(strategy="namespaced"))
+    for turn in turns:
+        renderer.add(turn)
+        first = renderer.render(turn.memory)
+        assert renderer.render(turn.memory) == first
+    assert sampled == [tuple(range(100)), 1, 2, 3]

@@ -1,7 +1,7 @@
 """The `compress_history` option, normalised, and its effect on rendering (docs/history-rules.md,
 API-001..006)."""
 
-from dataclasses import fields
+from dataclasses import FrozenInstanceError, fields
 
 import pytest
 
@@ -92,8 +92,19 @@ def test_each_option_is_checked_by_the_kind_on_its_field(name):
     bad = {"choice": "no-such-value", "count": -1, "optional": -1}[info["kind"]]
     with pytest.raises(ValueError, match=name):
         HistoryOpts.from_option({name: bad})
+    if info["kind"] in ("count", "optional"):                          # 0, the edge, is allowed
+        assert getattr(HistoryOpts.from_option({name: 0}), name) == 0
     if info["kind"] == "optional":
         assert getattr(HistoryOpts.from_option({name: None}), name) is None
     if info["kind"] == "choice":
         for choice in info["choices"]:
             assert getattr(HistoryOpts.from_option({name: choice}), name) == choice
+
+
+def test_options_cannot_change_in_place_and_equal_ones_are_one_key():
+    """A run, the app and its render cache share one HistoryOpts: a change is a new one."""
+    opts = HistoryOpts.from_option({"println_limit": 2})
+    with pytest.raises(FrozenInstanceError):
+        opts.println_limit = 3
+    assert opts.with_changes(println_limit=3).println_limit == 3 and opts.println_limit == 2
+    assert {opts: "cached"}[HistoryOpts(strategy="coalesced", println_limit=2)] == "cached"

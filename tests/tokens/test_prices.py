@@ -1,6 +1,7 @@
 """Prices: the shipped table, model lookup, cost arithmetic, user files and broken files."""
 
 import os
+from dataclasses import FrozenInstanceError
 
 import pytest
 
@@ -72,7 +73,7 @@ def test_lookup(small, model, found):
 
 def test_cost_arithmetic(small):
     alpha, mini = small.price_for("alpha"), small.price_for("alpha-mini")
-    assert cost(alpha, 1_000_000) == pytest.approx(2.0)
+    assert cost(alpha, 1_000_000) == 2.0                  # the price is per million tokens
     assert cost(alpha, 1000, 500) == pytest.approx((1000 * 2.0 + 500 * 8.0) / 1e6)
     assert cost(mini, 1000, 500, cached_tokens=4000) == pytest.approx(
         (1000 * 0.5 + 4000 * 0.125 + 500 * 2) / 1e6)
@@ -144,6 +145,31 @@ def test_calls_sum_and_one_unknown_price_makes_the_total_unknown(small):
     assert unknown.usd is None and total_cost([a, unknown]).usd is None
 
 
+def test_a_free_model_costs_nothing_rather_than_an_unknown_amount(tmp_path):
+    path = tmp_path / "local.toml"
+    path.write_text('as_of = 2026-01-02\n[models."local"]\ninput = 0\noutput = 0\n')
+    assert cost(load_prices(path).price_for("local"), 1000, 1000) == 0.0
+
+
+def test_a_call_priced_here_is_not_marked_as_reported_by_the_provider(small):
+    c = call_cost(small.price_for("alpha"), TokenCounter(), MESSAGES, REPLY, 100, 10)
+    assert not c.usd_reported and not total_cost([c, c]).usd_reported
+
+
+def test_loaded_prices_are_shared_and_cannot_be_changed(small, tmp_path):
+    """Every load of an unchanged file returns the one cached table: a caller that could
+    change it would change every other caller's prices."""
+    assert load_prices(tmp_path / "prices.toml") is small
+    with pytest.raises(FrozenInstanceError):
+        small.as_of = "2020-01-01"
+    with pytest.raises(TypeError):
+        small.models["alpha"] = Price("alpha", 0, 0)
+    with pytest.raises(FrozenInstanceError):
+        small.price_for("alpha").input = 0.0
+    with pytest.raises(FrozenInstanceError):
+        call_cost(small.price_for("alpha"), TokenCounter(), MESSAGES, REPLY, 1, 1).usd = 0.0
+
+
 def test_unknown_price_has_unknown_cost(small):
     assert cost(small.price_for("beta"), 1000, 1000) is None
     assert cost(None, 0) is None
@@ -204,5 +230,13 @@ def test_broken_file_names_file_and_problem(tmp_path, text, problem):
 
 def test_missing_file_is_a_value_error(tmp_path, monkeypatch):
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "nope.toml"))
-    with pytest.raises(ValueError, match="nope.toml: cannot read it"):
+    with pytest.raises(ValueError) as error:
         load_prices()
+    assert str(error.value) == \
+        f"prices file {tmp_path / 'nope.toml'}: cannot read it (No such file or directory)"
+
+
+def test_a_folder_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError) as error:
+        load_prices(tmp_path)
+    assert str(error.value) == f"prices file {tmp_path}: cannot read it (Is a directory)"

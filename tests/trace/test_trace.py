@@ -11,6 +11,7 @@ from immutables import Map
 from engine.agent import SubAgent
 from engine.history import STRATEGIES, render_turns, type_of
 from engine.lisp import Keyword, pr_str, run
+from engine.lisp.values import Symbol, Var
 from engine.llm import ScriptedLLM
 from engine.trace import TraceError, dumps_trace, load_trace, loads_trace, save_trace
 from engine.trace import files as trace_files
@@ -178,6 +179,8 @@ BAD_DOCS = [
     ("bad role", ["messages", 0, "role"], "wizard", "messages[0].role: unknown role 'wizard'"),
     ("unknown tag", ["turns", 0, "result"], "~?what", "turns[0].result: unknown tag"),
     ("malformed set", ["turns", 0, "result"], {"~set": 3}, "turns[0].result: malformed '~set'"),
+    ("malformed regex", ["turns", 0, "result"], {"~regex": 3},
+     "turns[0].result: malformed '~regex'"),
     ("bad history option", ["agent", "history", "println_limit"], -1,
      "agent.history: println_limit must be a whole number"),
     ("numbers out of order", ["turns", 0, "number"], 4, "turns[0].number: expected 1, got 4"),
@@ -258,6 +261,47 @@ def test_a_value_that_shares_structure_is_saved_as_a_marker_not_expanded():
     r = run("(def v (reduce (fn [acc _] [acc acc]) [1] (range 40)))")
     encoded = encode(r.memory["v"])
     assert list(encoded) == ["~too-large"]
+
+
+def test_a_value_of_up_to_five_million_items_is_saved_whole_and_one_more_is_a_marker():
+    row = tuple(range(999))                       # 1,000 items with the row itself
+    whole = (row,) * 4999 + (0,) * 999            # 1 + 4,999,000 + 999 items, rows shared
+    encoded = encode(whole)
+    assert len(encoded) == 5998 and encoded[4998] == list(row)
+    assert encode((*whole, 0)) == {"~too-large": "a value of more than 5000000 items"}
+
+
+NESTING = {"vector": lambda x: (x,), "map": lambda x: Map({"k": x}),
+           "map-with-other-keys": lambda x: Map({1: x})}
+
+
+@pytest.mark.parametrize("kind", NESTING)
+def test_a_value_nested_past_200_levels_is_saved_cut_there_and_loads_back(kind):
+    def nested(levels):
+        value = 0
+        for _ in range(levels):
+            value = NESTING[kind](value)
+        return value
+
+    def inner(value):
+        return value[0] if type(value) is tuple else next(iter(value.values()))
+    assert decode(json.loads(json.dumps(encode(nested(200))))) == nested(200)
+    back = decode(json.loads(json.dumps(encode(nested(250)))))      # loads: no error
+    for _ in range(200):
+        back = inner(back)
+    assert back == "too-deep ..."
+
+
+def test_regexes_vars_and_symbols_are_saved_as_their_text():
+    r = run('(def r #"a+") (def v #\'r) (def s (symbol "x"))')
+    back = {name: decode(json.loads(json.dumps(encode(value))))
+            for name, value in r.memory.items()}
+    assert back == {"r": "a+", "v": Var("r"), "s": Symbol("x")}
+
+
+def test_a_value_of_no_type_the_format_knows_is_saved_as_its_printed_text():
+    # a safety net: nothing the engine makes gets here, and a value is never written as null
+    assert decode(json.loads(json.dumps(encode(object())))) == "text #<value>"
 
 
 def test_a_pinned_trace_has_its_volatile_fields_fixed_and_nothing_else_changed(session):
