@@ -72,6 +72,30 @@ def test_flatten_meets_the_collection_limit_at_its_value():
     assert outcome("(flatten [[1 2 3 4] [5]])", collection_size=4) == "memory_exceeded"
 
 
+# Each way a program adds keys to a map, into a map of N entries (the map itself within the
+# limit); a map is checked from 64 entries on, so the limits here are 64 and 100.
+MAP_WRITES = ["(assoc m :new 1)", "(apply assoc m [:new 1])", "(update m :new (fnil inc 0))",
+              "(update m :new (fnil + 0) 1)", "(assoc-in m [:new] 1)", "(merge m {:new 1})",
+              "(assoc m :new 1 0 :replaced)"]
+
+
+@pytest.mark.parametrize("limit", [64, 100])
+@pytest.mark.parametrize("write", MAP_WRITES)
+def test_a_map_grown_by_any_write_meets_the_collection_limit_at_its_value(write, limit):
+    program = "(let [m (zipmap (range {n}) (range {n}))] (count {write}))"
+    assert outcome(program.format(n=limit - 1, write=write), collection_size=limit) == "ok"
+    assert outcome(program.format(n=limit, write=write), collection_size=limit) \
+        == "memory_exceeded"
+
+
+def test_assoc_of_several_keys_counts_only_the_new_ones():
+    at_limit = "(let [m (zipmap (range 100) (range 100))] (count (assoc m 0 :a 1 :b)))"
+    assert outcome(at_limit, collection_size=100) == "ok"
+    two_new = "(let [m (zipmap (range 99) (range 99))] (count (assoc m :x 1 :y 2)))"
+    assert outcome(two_new, collection_size=101) == "ok"
+    assert outcome(two_new, collection_size=100) == "memory_exceeded"
+
+
 def test_overlapping_chunks_meet_the_collection_limit_at_their_total():
     # (partition-all 4 2 (range 7)) is [[0 1 2 3] [2 3 4 5] [4 5 6] [6]]: 12 items in all
     assert outcome("(partition-all 4 2 (range 7))", collection_size=12) == "ok"

@@ -64,13 +64,14 @@ def assoc(m, k, v, *kvs):
     if len(kvs) % 2:
         raise odd_pairs(NAME, "(assoc m :a 1 :b 2)")
     if type(m) in MAPS:
-        _grown(NAME, len(m) + 1 + len(kvs) // 2)
         check_keys((k, *kvs[0::2]))
         with m.mutate() as mm:
             mm[as_key(k)] = v
             for i in range(0, len(kvs), 2):
                 mm[as_key(kvs[i])] = kvs[i + 1]
-            return mm.finish()
+            new = mm.finish()
+        _grown(NAME, len(new))      # its keys may be new or not: at most len(kvs) // 2 more
+        return new
     m = assoc_one(NAME, m, k, v)
     for i in range(0, len(kvs), 2):
         m = assoc_one(NAME, m, kvs[i], kvs[i + 1])
