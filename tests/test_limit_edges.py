@@ -88,12 +88,28 @@ def test_a_map_grown_by_any_write_meets_the_collection_limit_at_its_value(write,
         == "memory_exceeded"
 
 
+@pytest.mark.parametrize("write", ["(assoc m 0 :a)", "(update m 0 inc)", "(update m 0 + 1)",
+                                   "(assoc-in m [0] :a)", "(merge m {0 :a})",
+                                   "(assoc m 0 :a 1 :b)"])
+def test_a_map_at_the_collection_limit_takes_new_values_for_its_keys(write):
+    program = f"(let [m (zipmap (range 100) (range 100))] (count {write}))"
+    assert outcome(program, collection_size=100) == "ok"
+
+
 def test_assoc_of_several_keys_counts_only_the_new_ones():
-    at_limit = "(let [m (zipmap (range 100) (range 100))] (count (assoc m 0 :a 1 :b)))"
-    assert outcome(at_limit, collection_size=100) == "ok"
     two_new = "(let [m (zipmap (range 99) (range 99))] (count (assoc m :x 1 :y 2)))"
     assert outcome(two_new, collection_size=101) == "ok"
     assert outcome(two_new, collection_size=100) == "memory_exceeded"
+
+
+def test_a_path_or_a_walk_meets_the_nesting_limit_at_its_value():
+    """assoc-in builds a map per key of its path; keywordize-keys goes through every level."""
+    assert outcome("(assoc-in {} [:a :b :c :d :e :f] 1)", nesting_depth=6) == "ok"
+    assert outcome("(assoc-in {} [:a :b :c :d :e :f :g] 1)", nesting_depth=6) \
+        == "memory_exceeded"
+    six_levels = '(keywordize-keys (reduce (fn [v _] {"k" v}) 1 (range 6)))'
+    assert outcome(six_levels, nesting_depth=6) == "ok"
+    assert outcome(six_levels, nesting_depth=5) == "memory_exceeded"
 
 
 def test_overlapping_chunks_meet_the_collection_limit_at_their_total():
