@@ -75,3 +75,33 @@ def test_a_decoded_turns_json_is_let_go(files):
     turns = load_trace(good, lazy=True).turns
     turns[9]
     assert turns._raw[:10] == [None] * 10 and all(t is not None for t in turns._raw[10:])
+
+
+def test_asking_decodes_exactly_up_to_the_turn_asked_for(files):
+    good, _ = files
+    turns = load_trace(good, lazy=True).turns
+    with pytest.raises(IndexError):
+        turns[TURNS]                                   # past the end: nothing decoded for it
+    assert turns.decoded == 0 and repr(turns) == f"<LazyTurns 0 of {TURNS} decoded>"
+    assert turns[0].number == 1 and turns.decoded == 1  # the very next one
+    assert turns[1].number == 2 and turns.decoded == 2
+    turns.decode_all()
+    assert turns.decoded == TURNS and turns.error is None
+
+
+def test_lazy_turns_equal_the_same_turns_and_no_others(files):
+    good, _ = files
+    lazy = load_trace(good, lazy=True).turns
+    same = tuple(lazy)                 # (two loads differ: a function value is itself only)
+    assert lazy == same and lazy == list(same)
+    assert lazy != same[:-1] + same[:1]                 # same length, one turn differs
+    assert lazy != same[:-1] and lazy != "turns"
+
+
+def test_a_broken_turn_is_kept_as_the_error(files):
+    _, broken = files
+    turns = load_trace(broken, lazy=True).turns
+    assert turns.error is None
+    with pytest.raises(TraceError) as e:
+        turns.decode_all()
+    assert turns.error is e.value and turns.decoded == BROKEN - 1
