@@ -573,3 +573,19 @@ def test_a_truncated_reply_exports_as_a_failed_llm_call_with_no_program_run():
     assert a["ptc.response.provider_finish_reason"] == "max_tokens"
     assert a["error.type"] == "truncated" and chat["status"]["code"] == 2
     assert program_of(all_spans, chat) is None
+
+
+def test_outcome_signal_cache_reads_and_text_are_exported_as_they_are():
+    failed = attrs(spans(to_otlp(TRACES["failed"]))[0])
+    message = TRACES["failed"].outcome.fail_message
+    assert failed["ptc.outcome.fail.message"] == (message or "")
+    assert isinstance(failed["ptc.outcome.fail.message"], str)
+    t = run_agent([code('(def a 1)'), code('(return "café ✓")')])
+    programs = [attrs(s) for s in spans(to_otlp(t)) if op(s) == "execute_program"]
+    assert "ptc.signal" not in programs[0] and programs[1]["ptc.signal"] == t.turns[1].signal
+    assert json.loads(programs[1]["ptc.result"]) == "café ✓"
+    assert "café ✓" in programs[1]["ptc.result"]                  # not escaped as \\u00e9
+    usage = TRACES["usage"]                                        # cache reads on even turns
+    chats = [attrs(s) for s in spans(to_otlp(usage, lambda turn: (1, 1))) if op(s) == "chat"]
+    assert chats[0]["llm.token_count.prompt_details.cache_read"] == 50
+    assert "llm.token_count.prompt_details.cache_read" not in chats[1]
