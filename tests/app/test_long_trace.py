@@ -48,8 +48,8 @@ def test_a_view_renders_and_counts_only_what_is_asked(long):
     assert header.tokens == sum(r.tokens for r in whole)
 
 
-@pytest.mark.anyio
-async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeypatch):
+def hold_counting(monkeypatch) -> threading.Event:
+    """The background count waits at turn HELD_AT until the returned event is set."""
     gate = threading.Event()
     count = Rendering.count
 
@@ -58,6 +58,12 @@ async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeyp
             gate.wait(60)
         return count(self, i)
     monkeypatch.setattr(Rendering, "count", held)
+    return gate
+
+
+@pytest.mark.anyio
+async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeypatch):
+    gate = hold_counting(monkeypatch)
     monkeypatch.setattr(trace_screen, "COUNTING_NOTE_S", 0)
     app = PtcApp(long)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -117,14 +123,7 @@ BROKEN = HELD_AT + 5
 async def test_a_broken_turn_far_in_shows_the_first_screen_then_a_clear_error(
         long, broken, monkeypatch, notified):
     monkeypatch.setattr(app_module, "CHECKED_UP_FRONT_BYTES", 0)     # read behind the screen
-    gate = threading.Event()
-    count = Rendering.count
-
-    def held(self, i):
-        if i >= HELD_AT and threading.current_thread() is not threading.main_thread():
-            gate.wait(60)
-        return count(self, i)
-    monkeypatch.setattr(Rendering, "count", held)
+    gate = hold_counting(monkeypatch)
     app = PtcApp(broken)
     async with app.run_test(size=(160, 50)) as pilot:
         try:
