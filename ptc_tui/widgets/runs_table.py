@@ -122,11 +122,11 @@ class RunsTable(Vertical):
         files = max((len(r.file) for r in self.rows.values()), default=0)
         return column_widths(self.columns, self.size.width - SCROLLBAR, files, other, gap)
 
-    def _add_columns(self) -> None:
-        """The table's columns, sized for its width (the rows are to be shown again)."""
+    def _add_columns(self, widths: dict[str, int]) -> None:
+        """The table's columns, `widths` wide (the rows are to be shown again)."""
         table = self.table
         table.clear(columns=True)
-        self.widths = self._widths()
+        self.widths = widths
         table.add_column("", key="mark")
         for name in self.extra_columns:
             table.add_column(name, key=f"extra:{name}")
@@ -203,8 +203,9 @@ class RunsTable(Vertical):
         run it was on."""
         table = self.table
         current = self.highlighted
-        if self._widths() != self.widths:
-            self._add_columns()
+        widths = self._widths()
+        if widths != self.widths:
+            self._add_columns(widths)
         self.shown = sorted_rows((r for r in self.rows.values()
                                   if matches(r, self.filter_text, self.outcome)),
                                  self.sort_column, self.reverse)
