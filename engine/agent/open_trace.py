@@ -12,7 +12,7 @@ from engine.agent.upstream import import_inspection
 from engine.trace import Trace, TraceError
 from engine.trace.disk import UnreadableFile, file_head, read_text
 from engine.trace.files import MAX_FILE_BYTES, UnreadableTrace, loads_trace
-from engine.trace.upstream import is_inspection
+from engine.trace.upstream import first_lines, is_inspection
 
 INSPECTION_SUFFIX = ".inspection.jsonl"
 
@@ -39,7 +39,7 @@ def open_trace(path, warn=None, canonical=None, lazy: bool = False) -> Trace:
 
 def _refuse_other_json_lines(text: str, name: str) -> None:
     """One clear line for JSON lines that are not a run we read (our traces are one document)."""
-    lines = [line for line in text.split("\n", 2)[:2] if line.strip()]
+    lines = [line for line in first_lines(text, 2) if line.strip()]
     if len(lines) < 2 or not lines[0].lstrip("\ufeff").startswith("{"):
         return
     try:

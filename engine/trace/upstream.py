@@ -56,10 +56,22 @@ class Inspection:
     dropped: int = 0                                   # lines lost to a cut-off end
 
 
+def first_lines(text: str, count: int) -> list[str]:
+    """The first `count` lines of `text` (fewer if it has fewer), without copying the rest, as
+    text.split("\n", count) would (a long trace is tens of megabytes)."""
+    lines, start = [], 0
+    while len(lines) < count and start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        lines.append(text[start:end])
+        start = end + 1
+    return lines
+
+
 def is_inspection(text: str) -> bool:
     """Whether `text` reads as an inspection artifact: its first line is a JSON object with the
     inspection envelope (judged by content, not by the file's name)."""
-    first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
+    first = first_lines(text.lstrip("\ufeff"), 1)[0].strip()
     if not first.startswith("{"):
         return False
     try:
