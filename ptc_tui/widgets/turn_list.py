@@ -49,11 +49,10 @@ def _count(tokens: int | None) -> Text:
     return Text("…" if tokens is None else f"{tokens:,}", justify="right")
 
 
-def column_widths(rows: tuple[TurnRow, ...]) -> tuple[int, ...]:
-    """The width each column needs for `rows`."""
-    cells = [row_cells(r) for r in rows]
+def column_widths(labels: tuple[str, ...], cells: list[tuple[Text, ...]]) -> tuple[int, ...]:
+    """The width each column needs for its label and the rows' `cells`."""
     return tuple(max([len(label), *(c.cell_len for c in column)])
-                 for label, column in zip(column_labels(rows), zip(*cells) if cells else [()] * 4))
+                 for label, column in zip(labels, zip(*cells) if cells else [()] * 4))
 
 
 class TurnList(RowTable):
@@ -93,20 +92,19 @@ class TurnList(RowTable):
         self.border_title = "turns"
 
     def watch_turn_rows(self, rows: tuple[TurnRow, ...]) -> None:
-        widths = column_widths(rows)
+        cells = [row_cells(r) for r in rows]        # made once: a long trace has 1,000s
         labels = column_labels(rows)
+        widths = column_widths(labels, cells)
         numbers = tuple(r.number for r in rows)
         if (numbers, widths, labels) == (self.numbers, self.widths, self.labels):
             # same turns, new counts: only the rows that changed are drawn again
-            for i, r in enumerate(rows):
-                cells = row_cells(r)
-                if cells != self.rows[i]:
-                    self.update_row(i, cells)
+            for i, row_cells_now in enumerate(cells):
+                if row_cells_now != self.rows[i]:
+                    self.update_row(i, row_cells_now)
             return
         self.numbers, self.widths, self.labels = numbers, widths, labels
         self.set_rows([Column(key, Text(label), width)
-                       for key, label, width in zip(COLUMN_KEYS, labels, widths)],
-                      [row_cells(r) for r in rows])
+                       for key, label, width in zip(COLUMN_KEYS, labels, widths)], cells)
         # each column's cells and padding, the scrollbar's gutter and the border
         self.styles.width = sum(w + 2 * PADDING for w in widths) + \
             self.styles.scrollbar_size_vertical + 2
