@@ -4,6 +4,7 @@ opening other traces and samples, help, and the command palette's own commands."
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 import threading
@@ -41,19 +42,29 @@ from ptc_tui.widgets import escape_controls
 # A trace file up to this size is read and checked before the app starts (a few milliseconds),
 # so a broken one is a line on stderr without a screen; a larger one is read by the loader.
 CHECKED_UP_FRONT_BYTES = 4 * 1024 * 1024
-FIRST_SCREEN_TURNS = 60        # turn list rows on a tall terminal: counted before it shows
 
 
-def load_view(path: Path, trace: Trace | None = None, options: dict | None = None) -> TraceView:
+def load_view(path: Path, trace: Trace | None, options: dict | None,
+              first_turns: int) -> TraceView:
     """The trace at `path` (or `trace`, already read from it) under its recorded options changed
-    by `options` (the config file's), with the turns of a first screen decoded, rendered and
-    counted: what the loader thread does, off the UI thread, before a TraceScreen can show it
-    (the screen decodes and counts the others in the background, so a long trace opens as
-    quickly as a short one)."""
-    view = TraceView.of(trace if trace is not None else open_trace(path, lazy=True))
-    if options:
-        view = view.with_options(**options)
-    view.count_first(FIRST_SCREEN_TURNS)
+    by `options` (the config file's), with its `first_turns` turns (those a first screen shows)
+    decoded, rendered and counted: what the loader thread does, off the UI thread, before a
+    TraceScreen can show it (the screen decodes and counts the others in the background, so a
+    long trace opens as quickly as a short one).
+
+    Python's cyclic garbage collector is paused meanwhile: reading a long trace makes millions
+    of objects, and each full collection on the way walked all of them (a third of the first
+    screen's time on the 1,000-turn benchmark trace). They are kept out of later collections
+    too (gc.freeze; a TraceScreen unfreezes them when it closes)."""
+    gc.disable()
+    try:
+        view = TraceView.of(trace if trace is not None else open_trace(path, lazy=True))
+        if options:
+            view = view.with_options(**options)
+        view.count_first(first_turns)
+        gc.freeze()
+    finally:
+        gc.enable()
     return view
 
 
@@ -179,7 +190,9 @@ class PtcApp(WhatIf, App):
 
     def _load_in_thread(self, number: int, path: Path, trace: Trace | None) -> None:
         try:
-            answer = Loaded(number, path, load_view(path, trace, self.config.history), None)
+            # the turn list shows fewer rows than the terminal has
+            answer = Loaded(number, path, load_view(path, trace, self.config.history,
+                                                    self.size.height), None)
         except TraceError as e:
             answer = Loaded(number, path, None, one_line(str(e)))
         try:

@@ -39,10 +39,10 @@ def blocked_loader(monkeypatch):
     release, started = threading.Event(), threading.Event()
     load_view = app_module.load_view
 
-    def blocked(path, trace=None, options=None):
+    def blocked(path, trace, options, first_turns):
         started.set()
         release.wait()
-        return load_view(path, trace, options)
+        return load_view(path, trace, options, first_turns)
     monkeypatch.setattr(app_module, "load_view", blocked)
     yield release, started
     release.set()

@@ -12,17 +12,18 @@ from textual.widgets import ProgressBar
 import ptc_tui.app as app_module
 import ptc_tui.screens.trace_screen as trace_screen
 from benchmarks.long_trace import long_trace
-from engine.trace import load_trace, save_trace
+from engine.trace import TraceError, load_trace, save_trace
 from engine.trace.lazy_turns import decoded_turns
-from ptc_tui.app import FIRST_SCREEN_TURNS, PtcApp
+from ptc_tui.app import PtcApp
 from ptc_tui.screens import TraceScreen
 from ptc_tui.view import TraceView
 from ptc_tui.view.renders import Rendering
 from ptc_tui.widgets import TurnList
 from tests.app.conftest import settle
 
-TURNS = FIRST_SCREEN_TURNS + 30
-HELD_AT = FIRST_SCREEN_TURNS + 10          # the background count waits here until let go
+ROWS = 50                                  # the terminal's: at most the turns on screen
+TURNS = ROWS + 30
+HELD_AT = ROWS + 10                       # the background count waits here until let go
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,35 @@ def test_a_view_renders_and_counts_only_what_is_asked(long):
     assert header.tokens == sum(r.tokens for r in whole)
 
 
+@pytest.mark.anyio
+async def test_the_loader_counts_as_many_turns_as_the_terminal_has_rows(long, monkeypatch):
+    load_view, asked = app_module.load_view, []
+
+    def spied(path, trace, options, first_turns):
+        view = load_view(path, trace, options, first_turns)
+        asked.append((first_turns, [view.rendering.counted(i) is not None for i in range(TURNS)]))
+        return view
+    monkeypatch.setattr(app_module, "load_view", spied)
+    app = PtcApp(long)
+    async with app.run_test(size=(160, 37)) as pilot:
+        await settle(app, pilot)
+    assert asked == [(37, [True] * 37 + [False] * (TURNS - 37))]
+
+
+def test_the_loader_leaves_what_it_read_out_of_later_garbage_collections(long, tmp_path):
+    try:
+        view = app_module.load_view(long, None, None, 5)
+        assert gc.isenabled()                    # paused while reading, then on again
+        assert gc.get_freeze_count() > 0
+        assert not any(o is view.trace for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+    (tmp_path / "broken.json").write_text("{ not json")
+    with pytest.raises(TraceError):
+        app_module.load_view(tmp_path / "broken.json", None, None, 5)
+    assert gc.isenabled()
+
+
 def hold_counting(monkeypatch) -> threading.Event:
     """The background count waits at turn HELD_AT until the returned event is set."""
     gate = threading.Event()
@@ -66,13 +96,13 @@ async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeyp
     gate = hold_counting(monkeypatch)
     monkeypatch.setattr(trace_screen, "COUNTING_NOTE_S", 0)
     app = PtcApp(long)
-    async with app.run_test(size=(160, 50)) as pilot:
+    async with app.run_test(size=(160, ROWS)) as pilot:
         try:
             screen = app.screen
             assert isinstance(screen, TraceScreen) and screen.current.number == 1
             rows = screen.turn_rows
             assert len(rows) == TURNS
-            assert all(r.tokens is not None for r in rows[:FIRST_SCREEN_TURNS])
+            assert all(r.tokens is not None for r in rows[:ROWS])
             assert all(r.tokens is None for r in rows[HELD_AT:])
             assert screen.header_info.tokens is None
             for _ in range(50):                   # the progress note reaches the screen
@@ -95,7 +125,7 @@ async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeyp
 @pytest.mark.anyio
 async def test_a_counted_trace_is_left_out_of_garbage_collections_while_shown(long):
     app = PtcApp(long)
-    async with app.run_test(size=(160, 50)) as pilot:
+    async with app.run_test(size=(160, ROWS)) as pilot:
         await settle(app, pilot)
         trace = app.screen.view.trace
         assert app.screen.view.all_counted
@@ -125,7 +155,7 @@ async def test_a_broken_turn_far_in_shows_the_first_screen_then_a_clear_error(
     monkeypatch.setattr(app_module, "CHECKED_UP_FRONT_BYTES", 0)     # read behind the screen
     gate = hold_counting(monkeypatch)
     app = PtcApp(broken)
-    async with app.run_test(size=(160, 50)) as pilot:
+    async with app.run_test(size=(160, ROWS)) as pilot:
         try:
             while app.loading:
                 await pilot.pause(0.01)
