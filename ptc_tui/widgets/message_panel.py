@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from ptc_tui.view import MessagePane, TurnView
-from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.literal import Pieces, literal
 from ptc_tui.widgets.text_panel import TextPanel, section
 
 ROLE_STYLES = {"system": "magenta", "user": "green", "assistant": "cyan"}
@@ -18,7 +18,7 @@ def pane_text(pane: MessagePane, said: str = "recorded", whole: bool = False) ->
     yet, its messages and what was dropped. Unless `whole`, the system prompt is folded to its
     first line and each message cut as every pane block is; `whole` shows the request as
     sent, cut only past thousands of lines."""
-    text = Text()
+    text = Pieces()               # a late turn's request has hundreds of parts
     diff = pane.difference
     text.append(f"{said}: ", "bold yellow" if said == "what-if" else "bold")
     text.append(f"{pane.tokens:,} tokens", "bold")
@@ -30,20 +30,20 @@ def pane_text(pane: MessagePane, said: str = "recorded", whole: bool = False) ->
         if m.role == "system" and not whole:
             # the same on every turn and long: fold it so the conversation starts on screen
             first, _, rest = m.content.partition("\n")
-            text.append_text(literal(first))
+            text.append(first)
             if rest:
                 text.append(f"\n… {rest.count(chr(10)) + 1} more lines, the same on every turn "
                             "(e shows them)", "dim")
             continue
-        text.append_text(literal(m.whole if whole else m.content))
+        text.append(m.whole if whole else m.content)
     section(text, f"dropped ({len(pane.dropped)})")
     if not pane.dropped:
         text.append("nothing", "dim")
     for i, d in enumerate(pane.dropped):
         text.append("\n" if i else "")
         text.append(f"{d.kind}: ", "yellow")
-        text.append_text(literal(d.text))
-    return text
+        text.append(d.text)
+    return text.text()
 
 
 SAW = "what the LLM saw"

@@ -8,21 +8,25 @@ Code blocks (`show_blocks`) are not word-wrapped: their long lines scroll sidewa
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
+
 from rich._wrap import divide_line
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ptc_tui.widgets.literal import Pieces
 from ptc_tui.widgets.steady_scroll import SteadyScroll
 
 CONTINUED = "↪ "           # starts a code line's continuation when code is wrapped
 
 
-def section(text: Text, title: str) -> None:
+def section(text: Text | Pieces, title: str) -> None:
     """Append a `── title ──` rule line to `text`."""
     text.append(f"\n── {title} ──\n", "bold")
 
@@ -43,18 +47,44 @@ def cut_code_line(line: Text, width: int) -> list[Text]:
 
 
 class ProseBlock:
-    """A prose Text, split into its styled lines only when one of them is first drawn."""
+    """A prose Text whose styled lines are cut from it one at a time, when first drawn: a late
+    turn's request has a thousand lines and a screen shows fifty (Text.split makes them all)."""
 
-    __slots__ = ("text", "_lines")
+    __slots__ = ("text", "starts", "_spans")
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, lines: list[str]) -> None:
+        """`lines`: text.plain split at its newlines."""
         self.text = text
-        self._lines: list[Text] | None = None
+        self.starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+        self._spans: dict[int, list[Span]] | None = None      # line -> its spans
 
     def line(self, i: int) -> Text:
-        if self._lines is None:
-            self._lines = list(self.text.split("\n", allow_blank=True))
-        return self._lines[i]
+        """Line `i` with its styles: text.split("\n", allow_blank=True)[i]."""
+        if len(self.starts) == 1:
+            return self.text.copy()
+        if self._spans is None:
+            self._spans = self._spans_by_line()
+        start, end = self._bounds(i)
+        text = self.text
+        return Text(text.plain[start:end], style=text.style, justify=text.justify,
+                    overflow=text.overflow, spans=list(self._spans.get(i, ())))
+
+    def _bounds(self, i: int) -> tuple[int, int]:
+        starts = self.starts
+        return starts[i], starts[i + 1] - 1 if i + 1 < len(starts) else len(self.text)
+
+    def _spans_by_line(self) -> dict[int, list[Span]]:
+        """Each span cut to the lines it covers (most cover one), as Text.divide cuts it."""
+        by_line: dict[int, list[Span]] = {}
+        for start, end, style in self.text.spans:
+            for n in range(bisect_right(self.starts, start) - 1,
+                           bisect_right(self.starts, end - 1)):
+                line_start, line_end = self._bounds(n)
+                cut_start, cut_end = max(start, line_start), min(end, line_end)
+                if cut_end > cut_start:
+                    by_line.setdefault(n, []).append(
+                        Span(cut_start - line_start, cut_end - line_start, style))
+        return by_line
 
 
 class ProseLine:
@@ -86,8 +116,9 @@ def prose_rows(text: Text, width: int, console) -> list[Text | tuple[ProseLine, 
     """`text` laid out in rows of `width` cells: a row is (line, piece) of a ProseLine, or, for a
     line with a tab (rare), a Text wrapped at once."""
     rows: list[Text | tuple[ProseLine, int]] = []
-    block = ProseBlock(text)
-    for index, plain in enumerate(text.plain.split("\n")):
+    lines = text.plain.split("\n")
+    block = ProseBlock(text, lines)
+    for index, plain in enumerate(lines):
         if "\t" in plain:
             rows.extend(block.line(index).wrap(console, width))
         else:

@@ -2,10 +2,12 @@
 pieces made when drawn): what they draw must be what Rich's own word wrap gives."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 from rich.text import Text
 
-from ptc_tui.widgets.text_panel import prose_rows
+from ptc_tui.widgets.text_panel import ProseBlock, prose_rows
 
 CONSOLE = Console(width=200)
 
@@ -32,3 +34,25 @@ def styled() -> Text:
                          ids=["styled", "empty", "blank lines", "newline at the end"])
 def test_prose_rows_draw_what_rich_wraps(text, width):
     assert drawn(text, width) == [(r.plain, r.spans, r.style) for r in text.wrap(CONSOLE, width)]
+
+
+@st.composite
+def texts_with_spans(draw) -> Text:
+    plain = draw(st.text(alphabet="ab \n", max_size=30))
+    text = Text(plain, style=draw(st.sampled_from(["", "bold"])))
+    for _ in range(draw(st.integers(0, 6))):
+        start = draw(st.integers(-2, len(plain) + 2))
+        text.stylize(draw(st.sampled_from(["red", "italic", "on blue"])), start,
+                     draw(st.integers(start, len(plain) + 3)))
+    return text
+
+
+@given(texts_with_spans())
+def test_a_line_cut_from_a_block_is_the_line_rich_splits(text):
+    lines = text.plain.split("\n")
+    block = ProseBlock(text, lines)
+    expected = list(text.split("\n", allow_blank=True))
+    assert len(expected) == len(lines)
+    for i, line in enumerate(expected):
+        assert (block.line(i).plain, block.line(i).spans, block.line(i).style) == \
+            (line.plain, line.spans, line.style)
