@@ -84,3 +84,11 @@ def decoded_turns(turns: Sequence) -> int:
     """How many of `turns` (from the first) can be read without decoding: all but those a
     LazyTurns has not decoded yet."""
     return turns.decoded if isinstance(turns, LazyTurns) else len(turns)
+
+
+def known_error(turns: Sequence, i: int) -> Exception | None:
+    """The error asking for turn `i` (0-based) of `turns` raises at once, without decoding:
+    a LazyTurns found a broken turn at or before it; else None."""
+    if isinstance(turns, LazyTurns) and turns.error is not None and i >= turns.decoded:
+        return turns.error
+    return None

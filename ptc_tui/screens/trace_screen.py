@@ -22,6 +22,7 @@ from textual.worker import get_current_worker
 from engine.history import strategy_order
 from engine.llm import spec_model
 from engine.trace import Trace, TraceError
+from engine.trace.lazy_turns import known_error
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.pane_layout import PaneLayoutActions
 from ptc_tui.screens.trace_actions import TraceActions, every_turn
@@ -106,6 +107,12 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         error: str
 
     @dataclass
+    class Ready(Message):
+        """Turn `number` of `view`, asked for before it was counted, can show now."""
+        view: TraceView
+        number: int
+
+    @dataclass
     class Counting(Message):
         """`done` of `view`'s turns are counted so far."""
         view: TraceView
@@ -131,6 +138,7 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         self.parent_name = parent_name
         self.saved_turns = len(view.trace.turns)     # turns already in a file
         self.price_model = price_model               # the token view's chosen model
+        self._waiting_for: int | None = None         # a turn asked for before it was counted
         self.set_reactive(TraceScreen.view, view)
         numbers = view.turns
         self.set_reactive(TraceScreen.turn, min(numbers) if numbers else 0)
@@ -237,13 +245,13 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         self.notify(escape_controls(" ".join(error.split())), title="broken trace: the turns before it are shown",
                     severity="error", timeout=30, markup=False)
 
-    def readable(self, number: int | None = None) -> bool:
-        """Whether turn `number` (None: every turn) can be read. A long trace's turns are
-        decoded when first needed; a broken one is an error notification here instead."""
+    def readable(self) -> bool:
+        """Whether every turn can be read. A long trace's turns are decoded when first needed;
+        a broken one is an error notification here instead."""
         turns = self.view.turns
         try:
             if turns:
-                turns[max(turns) if number is None else number]
+                turns[max(turns)]
         except TraceError as e:
             self._show_broken(str(e))
             return False
@@ -277,12 +285,41 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         self.current = self._turn_view()
 
     def on_turn_list_selected(self, event: TurnList.Selected) -> None:
-        self.turn = event.number
+        self._go(event.number)
 
     # --- actions ------------------------------------------------------------------------------
     def _go(self, number: int | None) -> None:
-        if number is not None and number in self.view.turns and self.readable(number):
+        if number is None or number not in self.view.turns:
+            return
+        self._waiting_for = None                   # a later key overrides an earlier wait
+        if self.view.counted(number):
             self.turn = number
+            return
+        error = known_error(self.view.trace.turns, self.view.turns.index_of(number))
+        if error is not None:
+            self._show_broken(str(error))
+            return
+        # a long trace still counting: the turns before it are read, rendered and counted in a
+        # worker (it can take seconds), not while the screen waits for it
+        if number - self.view.rendering.requests.rendered > 1:
+            self.notify(f"turn {number} shows once the turns before it are counted",
+                        timeout=3)
+        self._waiting_for = number
+        self._make_ready(self.view, number)
+
+    @work(thread=True, group="go", description="read a turn")
+    def _make_ready(self, view: TraceView, number: int) -> None:
+        try:
+            view.turn(number)
+        except TraceError as e:
+            self.post_message(self.Broken(view, str(e)))
+            return
+        self.post_message(self.Ready(view, number))
+
+    def on_trace_screen_ready(self, event: Ready) -> None:
+        if event.view is self.view and event.number == self._waiting_for:
+            self._waiting_for = None
+            self.turn = event.number
 
     def action_move(self, step: int) -> None:
         if self.numbers:

@@ -163,9 +163,13 @@ class TraceView:
     @property
     def all_counted(self) -> bool:
         """Whether every turn's counts are taken (rows and header then cost nothing)."""
-        rendering, full = self.rendering, self.full_rendering
-        return all(rendering.counted(i) and full.counted(i) and i in self.renders.calls
-                   for i in range(len(self.trace.turns)))
+        return all(self.counted(number) for number in self.turns)
+
+    def counted(self, number: int) -> bool:
+        """Whether turn `number` is read, rendered and counted: showing it costs no such work."""
+        i = self._index(number)
+        return bool(self.rendering.counted(i) and self.full_rendering.counted(i)
+                    and i in self.renders.calls)
 
     def rows_so_far(self) -> tuple[TurnRow, ...]:
         """Every turn's row with the counts taken so far (None for the others): nothing is

@@ -123,6 +123,30 @@ async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeyp
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize("then", ["", "k"])
+async def test_the_last_turn_asked_for_while_counting_shows_once_counted(long, monkeypatch,
+                                                                        notified, then):
+    gate = hold_counting(monkeypatch)                  # the count waits at HELD_AT
+    app = PtcApp(long)
+    async with app.run_test(size=(160, ROWS)) as pilot:
+        try:
+            screen = app.screen
+            await pilot.press("j")
+            await pilot.press("G")                     # needs every turn before it counted
+            await pilot.pause()
+            assert screen.turn == 2 and screen.current.number == 2    # not waiting for it
+            assert notified == [f"turn {TURNS} shows once the turns before it are counted"]
+            if then:
+                await pilot.press(then)                # a later key wins
+        finally:
+            gate.set()
+        await settle(app, pilot)
+        expected = 1 if then else TURNS
+        assert screen.turn == expected and screen.current.number == expected
+        assert screen.query_one(TurnList).cursor_row == expected - 1
+
+
+@pytest.mark.anyio
 async def test_a_counted_trace_is_left_out_of_garbage_collections_while_shown(long):
     app = PtcApp(long)
     async with app.run_test(size=(160, ROWS)) as pilot:
