@@ -22,16 +22,14 @@ from textual.worker import get_current_worker
 from engine.history import strategy_order
 from engine.llm import spec_model
 from engine.trace import Trace, TraceError
-from engine.trace.lazy_turns import known_error
 from ptc_tui.screens.diff_screen import DiffScreen
 from ptc_tui.screens.pane_layout import PaneLayoutActions
 from ptc_tui.screens.trace_actions import TraceActions, every_turn
+from ptc_tui.screens.turn_navigation import TurnNavigation
 from ptc_tui.screens.run_info_screen import RunInfoScreen
-from ptc_tui.screens.search_dialog import GoToDialog, SearchDialog
 from ptc_tui.screens.token_screen import TokenScreen
 from ptc_tui.view import Header, MessagePane, TraceView, TurnRow, TurnView
 from ptc_tui.view.run_info import run_info
-from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets import (MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList,
                              escape_controls)
 from ptc_tui.widgets.memory_panel import MemoryPane
@@ -41,7 +39,7 @@ STRATEGY_CYCLE = strategy_order()        # `s` goes round them; `full` is the ba
 COUNTING_NOTE_S = 0.2                    # how often the count of every turn says how far it is
 
 
-class TraceScreen(PaneLayoutActions, TraceActions, Screen):
+class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
     # program and messages wider than memory from 140 columns, all three as wide from 200
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide"), (200, "-roomy")]
 
@@ -107,12 +105,6 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         error: str
 
     @dataclass
-    class Ready(Message):
-        """Turn `number` of `view`, asked for before it was counted, can show now."""
-        view: TraceView
-        number: int
-
-    @dataclass
     class Counting(Message):
         """`done` of `view`'s turns are counted so far."""
         view: TraceView
@@ -138,7 +130,6 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         self.parent_name = parent_name
         self.saved_turns = len(view.trace.turns)     # turns already in a file
         self.price_model = price_model               # the token view's chosen model
-        self._waiting_for: int | None = None         # a turn asked for before it was counted
         self.set_reactive(TraceScreen.view, view)
         numbers = view.turns
         self.set_reactive(TraceScreen.turn, min(numbers) if numbers else 0)
@@ -281,71 +272,7 @@ class TraceScreen(PaneLayoutActions, TraceActions, Screen):
         """The header: the view's (a live run adds a failed call)."""
         return header
 
-    def watch_turn(self) -> None:
-        self.current = self._turn_view()
-
-    def on_turn_list_selected(self, event: TurnList.Selected) -> None:
-        self._go(event.number)
-
     # --- actions ------------------------------------------------------------------------------
-    def _go(self, number: int | None) -> None:
-        if number is None or number not in self.view.turns:
-            return
-        self._waiting_for = None                   # a later key overrides an earlier wait
-        if self.view.counted(number):
-            self.turn = number
-            return
-        error = known_error(self.view.trace.turns, self.view.turns.index_of(number))
-        if error is not None:
-            self._show_broken(str(error))
-            return
-        # a long trace still counting: the turns before it are read, rendered and counted in a
-        # worker (it can take seconds), not while the screen waits for it
-        if number - self.view.rendering.requests.rendered > 1:
-            self.notify(f"turn {number} shows once the turns before it are counted",
-                        timeout=3)
-        self._waiting_for = number
-        self._make_ready(self.view, number)
-
-    @work(thread=True, group="go", description="read a turn")
-    def _make_ready(self, view: TraceView, number: int) -> None:
-        try:
-            view.turn(number)
-        except TraceError as e:
-            self.post_message(self.Broken(view, str(e)))
-            return
-        self.post_message(self.Ready(view, number))
-
-    def on_trace_screen_ready(self, event: Ready) -> None:
-        if event.view is self.view and event.number == self._waiting_for:
-            self._waiting_for = None
-            self.turn = event.number
-
-    def action_move(self, step: int) -> None:
-        if self.numbers:
-            self._go(neighbour(self.numbers, self.turn, step))
-
-    def action_first(self) -> None:
-        self._go(self.numbers[0] if self.numbers else None)
-
-    def action_last(self) -> None:
-        self._go(self.numbers[-1] if self.numbers else None)
-
-    @every_turn
-    def action_failed(self, direction: int) -> None:
-        found = (self.view.next_failed(self.turn) if direction > 0
-                 else self.view.previous_failed(self.turn))
-        if found is None:
-            self.notify("no more failed turns", severity="information")
-        self._go(found)
-
-    def action_go_to(self) -> None:
-        self.app.push_screen(GoToDialog(tuple(self.numbers)), self._go)
-
-    @every_turn
-    def action_search(self) -> None:
-        self.app.push_screen(SearchDialog(self.view), self._go)
-
     @every_turn
     def action_diff(self) -> None:
         if self.current is not None:
