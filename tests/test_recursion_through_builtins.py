@@ -33,7 +33,9 @@ PROGRAMS = {
     "not-any?": "(defn f [x] (not-any? f [x])) (f 1)",
     "not-every?": "(defn f [x] (not-every? f [x])) (f 1)",
     "partition-by": "(defn f [x] (partition-by f [x])) (f 1)",
+    "pcalls": "(defn f [] (pcalls f)) (f)",
     "pluck": "(defn f [x] (pluck f [x])) (f 1)",
+    "pmap": "(defn f [x] (pmap f [x])) (f 1)",
     "reduce": "(defn f [a b] (reduce f [a b])) (f 1 2)",
     "reduce-kv": "(defn f [a k v] (reduce-kv f a {k v})) (f 0 :a 1)",
     "reductions": "(defn f [a b] (reductions f [a b])) (f 1 2)",
@@ -64,3 +66,23 @@ def test_recursion_through_a_builtin_meets_the_depth_limit(builtin):
     r = run(PROGRAMS[builtin], limits=LIMITS)
     assert r.error is not None and r.error.reason == "recursion_limit_exceeded", r.error
     assert r.error.message == "more than 30 nested function calls"
+
+
+# Builtins that return a function and call nothing themselves (not `calls_fns`): the
+# recursion goes through the call of the function they return, which counts the depth.
+RETURNED = {
+    "all-of": "(all-of f)", "any-of": "(any-of f)", "comp": "(comp f inc)",
+    "complement": "(complement f)", "every-pred": "(every-pred f)", "fnil": "(fnil f 0)",
+    "juxt": "(juxt f)", "memoize": "(memoize f)", "none-of": "(none-of f)",
+    "partial": "(partial f)", "some-fn": "(some-fn f)",
+}
+
+
+@pytest.mark.parametrize("builtin", sorted(RETURNED))
+def test_recursion_through_a_function_a_builtin_returned_meets_the_depth_limit(builtin):
+    made = RETURNED[builtin]
+    for program in (f"(defn f [x] ({made} (inc x))) (f 1)",
+                    f"(defn f [x] (let [g {made}] (g (inc x)))) (f 1)"):
+        r = run(program, limits=LIMITS)
+        assert r.error is not None and r.error.reason == "recursion_limit_exceeded", program
+        assert r.error.message == "more than 30 nested function calls"

@@ -4,6 +4,11 @@ Every function these builtins return is a plain Python function, so compiled cod
 directly. Callable data (keywords, maps, sets, vectors) is accepted wherever a function is,
 through `as_fn`. `pmap` and `pcalls` run sequentially, in order, so
 their prints and tool calls are recorded in input order.
+
+Only the builtins that call a function before they return (apply, trampoline, pmap, pcalls)
+are marked `calls_fns`; the others return a function and call nothing, and whatever calls
+the function they return (a builtin that calls functions, or a function of the program)
+counts the depth.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ def _fns(fname: str, fs, role: str = "function") -> list:
     return out
 
 
-@builtin("partial", "functions", calls_fns=True)
+@builtin("partial", "functions")
 def hof_partial(f, *fixed):
     """(partial f x ...) f with its first arguments fixed: ((partial + 10) 1 2) is 13."""
     g = _fns(NAME, (f,))[0]
@@ -53,7 +58,7 @@ def hof_partial(f, *fixed):
     return partial_fn
 
 
-@builtin("comp", "functions", calls_fns=True)
+@builtin("comp", "functions")
 def hof_comp(*fs):
     """(comp f g ...) composes right to left: ((comp f g) x) is (f (g x)); (comp) is identity."""
     fs = _fns(NAME, fs)
@@ -77,7 +82,7 @@ def hof_comp(*fs):
     return composed
 
 
-@builtin("complement", "functions", calls_fns=True)
+@builtin("complement", "functions")
 def hof_complement(f):
     """(complement f) a function returning true where f returns nil or false, else false."""
     f = _fns(NAME, (f,))[0]
@@ -97,7 +102,7 @@ def hof_constantly(x):
     return constant_fn
 
 
-@builtin("juxt", "functions", calls_fns=True)
+@builtin("juxt", "functions")
 def hof_juxt(*fs):
     """(juxt f g ...) a function returning the vector [(f x) (g x) ...]: ((juxt :a :b) m)."""
     fs = tuple(_fns(NAME, fs))
@@ -120,7 +125,7 @@ def _pred_major(ps, args):
             yield p(x)
 
 
-@builtin("every-pred", "functions", calls_fns=True)
+@builtin("every-pred", "functions")
 def hof_every_pred(p, *ps):
     """(every-pred p ...) a predicate: true when every p is truthy for every argument."""
     preds = tuple(_fns(NAME, (p, *ps), "predicate"))
@@ -134,7 +139,7 @@ def hof_every_pred(p, *ps):
     return every_pred_fn
 
 
-@builtin("some-fn", "functions", calls_fns=True)
+@builtin("some-fn", "functions")
 def hof_some_fn(p, *ps):
     """(some-fn p ...) a function returning the first truthy (p x) over all p and arguments."""
     preds = tuple(_fns(NAME, (p, *ps), "predicate"))
@@ -151,7 +156,7 @@ def hof_some_fn(p, *ps):
     return some_fn_fn
 
 
-@builtin("all-of", "functions", calls_fns=True)
+@builtin("all-of", "functions")
 def hof_all_of(*preds):
     """(all-of p ...) a predicate true when every p is truthy. With no predicates always true.
     (filter (all-of (where :active) (where :age > 18)) users)"""
@@ -167,7 +172,7 @@ def hof_all_of(*preds):
     return all_of_fn
 
 
-@builtin("any-of", "functions", calls_fns=True)
+@builtin("any-of", "functions")
 def hof_any_of(*preds):
     """(any-of p ...) a predicate true when some p is truthy. With no predicates always false."""
     preds = tuple(_fns(NAME, preds, "predicate"))
@@ -182,7 +187,7 @@ def hof_any_of(*preds):
     return any_of_fn
 
 
-@builtin("none-of", "functions", calls_fns=True)
+@builtin("none-of", "functions")
 def hof_none_of(*preds):
     """(none-of p ...) a predicate true when no p is truthy. With no predicates always true."""
     some_pred = hof_any_of(*_fns(NAME, preds, "predicate"))
@@ -195,7 +200,7 @@ def hof_none_of(*preds):
 _NONE = object()
 
 
-@builtin("fnil", "functions", calls_fns=True)
+@builtin("fnil", "functions")
 def hof_fnil(f, x, y=_NONE, z=_NONE):
     """(fnil f x) f with a nil first argument replaced by x: (update m :n (fnil inc 0)).
     (fnil f x y) and (fnil f x y z) also replace a nil second and third argument."""
@@ -243,7 +248,7 @@ def _memo_key(args: tuple):
         return None
 
 
-@builtin("memoize", "functions", calls_fns=True)
+@builtin("memoize", "functions")
 def hof_memoize(f):
     """(memoize f) f caching its result for each distinct list of arguments."""
     f = _fns(NAME, (f,))[0]

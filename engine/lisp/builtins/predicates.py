@@ -288,8 +288,5 @@ def type_keyword(x):
     :keyword, :vector, :map, :set, :regex, :function, else :unknown; nil for nil."""
     if x is None:
         return None
-    kind = _KINDS.get(type(x))
-    if kind is None:
-        kind = "vector" if isinstance(x, tuple) else "set" if isinstance(x, frozenset) \
-            else "map" if isinstance(x, (Map, HostMap)) else "function" if is_fn(x) else "unknown"
+    kind = _KINDS.get(type(x)) or ("function" if is_fn(x) else "unknown")
     return Keyword(kind)

@@ -213,7 +213,7 @@ def format_(fmt, *args):
         index, flags, width, precision, conv = m.groups()
         directive = m.group(0)
         if conv is None:
-            raise _format_error(f"unfinished directive {show(fmt[at:at + 6])}",
+            raise _format_error(f"unfinished directive {show(directive)}",
                                 "write %% for a literal percent sign")
         pos = m.end()
         lower = conv.lower()
@@ -255,9 +255,8 @@ def format_(fmt, *args):
                 text = text[:precision]
         if conv.isupper():
             text = text.upper()
-        if width is not None and len(text) < width:
-            text = text + " " * (width - len(text)) if "-" in flags else \
-                " " * (width - len(text)) + text
+        if width is not None:
+            text = text.ljust(width) if "-" in flags else text.rjust(width)
         total += len(text)
         if total > cap:
             check_length(NAME, total)
