@@ -49,6 +49,8 @@ def test_the_decompressed_size_is_capped(tmp_path):
     with pytest.raises(ValueError, match="bomb.json.gz: larger than the 1,000-byte limit "
                                          "once decompressed"):
         read_text(path, 1000)
+    path.write_bytes(gzip.compress(b" " * 1000))           # exactly at the limit: read whole
+    assert read_text(path, 1000) == " " * 1000
 
 
 @pytest.mark.parametrize("cut, problem", [(30, "ends early"), (None, "not valid gzip")])
