@@ -132,6 +132,11 @@ def _error_of(read, path):
     return "read without error"
 
 
+def test_a_missing_file_is_one_plain_line(tmp_path):
+    path = tmp_path / "gone.json"
+    assert _error_of(read_bytes, path) == f"{path}: cannot read the file: No such file or directory"
+
+
 def test_reads_are_capped(tmp_path):
     path = tmp_path / "big"
     path.write_bytes(b"x" * 100)
