@@ -9,6 +9,7 @@ import errno
 import gzip
 import io
 import os
+import secrets
 import stat
 import tempfile
 import zlib
@@ -32,7 +33,7 @@ def write_atomically(path, text: str) -> None:
     if os.fspath(path).endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    fd, tmp = _new_file_beside(path, folder)
     try:
         try:
             view = memoryview(data)
@@ -54,15 +55,25 @@ def write_atomically(path, text: str) -> None:
     _fsync_folder(folder)
 
 
+def _new_file_beside(path, folder: str) -> tuple[int, str]:
+    """A new empty file in `folder`, open for writing, with the permissions of any new file:
+    0666 less the umask, applied by the system. (mkstemp's 0600 would need the umask read,
+    and reading it sets it, for a moment, for every thread: one saving at the same time
+    would then write a world-writable file, or leave the umask at 0 for good.)"""
+    while True:
+        tmp = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:         # another writer's name, drawn again
+            pass
+
+
 def _keep_mode(path, tmp: str) -> None:
-    """The new file gets the old file's permissions (mkstemp makes it 0600), or the usual
-    umask-governed 0666 for a new file."""
+    """The new file gets the old file's permissions, when there is an old file."""
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+        return
     os.chmod(tmp, mode)
 
 

@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -39,6 +40,33 @@ def test_a_new_file_gets_the_usual_permissions_for_the_umask(tmp_path, umask, mo
     finally:
         os.umask(old)
     assert oct(os.stat(tmp_path / "t.json").st_mode & 0o777) == oct(mode)
+
+
+def test_writers_in_threads_leave_the_umask_and_each_others_permissions_alone(tmp_path,
+                                                                              monkeypatch):
+    """As an experiment's runs save their traces: whatever the threads' timing, each new file
+    gets the usual permissions and the process's umask stays as it was."""
+    real_umask = os.umask
+
+    def unlucky_umask(mask):              # another thread runs between any two calls
+        old = real_umask(mask)
+        time.sleep(0.1)
+        return old
+
+    monkeypatch.setattr(os, "umask", unlucky_umask)
+    old = real_umask(0o022)
+    try:
+        writers = [threading.Thread(target=write_atomically, args=(tmp_path / f"{i}.json", "x"))
+                   for i in range(4)]
+        for w in writers:
+            w.start()
+        for w in writers:
+            w.join()
+        assert real_umask(0o022) == 0o022
+    finally:
+        real_umask(old)
+    assert {oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir()} == {oct(0o644)}
+    assert len(list(tmp_path.iterdir())) == 4
 
 
 def test_a_gzip_file_carries_no_timestamp(tmp_path):
