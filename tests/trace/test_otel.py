@@ -466,6 +466,12 @@ def second_root(doc):
     spans(doc).append(root)
 
 
+def long_name_without_a_number(doc):
+    chat = chat_span(doc, 2)
+    chat["name"] = "chat " + "m" * 100
+    set_attr(chat, "ptc.turn.number", KeyError)
+
+
 BAD = [
     ("not an object", lambda d: [], 'expected an object with "resourceSpans"'),
     ("no resource spans", lambda d: {"resourceLogs": []},
@@ -499,6 +505,10 @@ BAD = [
      'has no integer "ptc.turn.number" attribute'),
     ("a turn missing", lambda d: spans(d).remove(chat_span(d, 2)),
      "spans.json: no chat span holds turn 2 of 6 (--lenient imports what is there)"),
+    ("the first turn missing", lambda d: spans(d).remove(chat_span(d, 1)),
+     "spans.json: no chat span holds turn 1 of 6 (--lenient imports what is there)"),
+    ("a long name cut short", long_name_without_a_number,
+     f"chat span {'chat ' + 'm' * 55!r} has no integer \"ptc.turn.number\" attribute"),
     ("bad turn field", lambda d: set_attr(chat_span(d, 1), "ptc.turn",
                                           {"stringValue": '{"number": 1}'}),
      "turns[0]: missing field 'sent'"),
