@@ -33,6 +33,7 @@ from ptc_tui.config import Config, ConfigError, apply_defaults, load_config
 from sample_traces import HERE as SAMPLES
 
 MAX_SOURCE_BYTES = 16 * 1024 * 1024       # a program, not a data set
+MAX_DATA_BYTES = 512 * 1024 * 1024        # a data set, as large as a trace may be
 DEMO_AGENT = SAMPLES / "product_search.py"   # the seeds' example, with its scripted replies
 COMMON = """common invocations:
   ptc-tui sample_traces/error_recovery.json            a saved trace, in the app
@@ -101,7 +102,7 @@ def _lisp(args, out) -> int:
     data = None
     if args.data:
         try:
-            data = json.loads(read_text(args.data))
+            data = json.loads(read_text(args.data, MAX_DATA_BYTES))
         except ValueError as e:
             raise CommandError(f"{args.data}: not valid JSON data: {e}") from None
     return show_run(source, data)

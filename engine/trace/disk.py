@@ -9,11 +9,11 @@ import errno
 import gzip
 import io
 import os
+import secrets
 import stat
 import tempfile
 import zlib
 
-MAX_READ_BYTES = 512 * 1024 * 1024
 GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -33,7 +33,7 @@ def write_atomically(path, text: str) -> None:
     if os.fspath(path).endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    fd, tmp = _new_file_beside(path, folder)
     try:
         try:
             view = memoryview(data)
@@ -55,15 +55,25 @@ def write_atomically(path, text: str) -> None:
     _fsync_folder(folder)
 
 
+def _new_file_beside(path, folder: str) -> tuple[int, str]:
+    """A new empty file in `folder`, open for writing, with the permissions of any new file:
+    0666 less the umask, applied by the system. (mkstemp's 0600 would need the umask read,
+    and reading it sets it, for a moment, for every thread: one saving at the same time
+    would then write a world-writable file, or leave the umask at 0 for good.)"""
+    while True:
+        tmp = os.path.join(folder, f".{os.path.basename(path)}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:         # another writer's name, drawn again
+            pass
+
+
 def _keep_mode(path, tmp: str) -> None:
-    """The new file gets the old file's permissions (mkstemp makes it 0600), or the usual
-    umask-governed 0666 for a new file."""
+    """The new file gets the old file's permissions, when there is an old file."""
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+        return
     os.chmod(tmp, mode)
 
 
@@ -80,18 +90,16 @@ def _fsync_folder(folder: str) -> None:
         os.close(fd)
 
 
-def read_bytes(path, limit: int | None = None) -> bytes:
-    """The bytes of the regular file at `path`, at most `limit` (MAX_READ_BYTES) of them;
+def read_bytes(path, limit: int) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them;
     UnreadableFile naming the file for anything else, without ever blocking: a FIFO, a device,
     a folder or a symlink loop is refused by its type before it is read."""
-    limit = MAX_READ_BYTES if limit is None else limit
     name = os.fspath(path)
     try:
         fd = _open_checked(path, limit)
         try:
-            os.set_blocking(fd, True)
             chunks, total = [], 0
-            while chunk := os.read(fd, min(1 << 20, limit + 1 - total)):
+            while chunk := os.read(fd, 1 << 20):          # a file can grow while it is read
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > limit:
@@ -105,21 +113,23 @@ def read_bytes(path, limit: int | None = None) -> bytes:
         raise UnreadableFile(f"{name}: cannot read the file: {_why(e)}") from None
 
 
-def readable_size(path, limit: int | None = None) -> int:
+def readable_size(path, limit: int) -> int:
     """The size of the file at `path` once it is known that read_bytes would not refuse it by
     its type, size or permissions (without reading it): a cheap check before a slow load."""
-    fd = _open_checked(path, MAX_READ_BYTES if limit is None else limit)
+    fd = _open_checked(path, limit)
     size = os.fstat(fd).st_size
     os.close(fd)
     return size
 
 
 def _open_checked(path, limit: int) -> int:
-    """A non-blocking descriptor of the regular file at `path`, no larger than `limit`."""
+    """A descriptor of the regular file at `path`, no larger than `limit` (opened
+    non-blocking, so that a FIFO put in the file's place since the stat cannot block; then
+    refused by its type)."""
     name = os.fspath(path)
     try:
         _check_type(name, os.stat(path).st_mode)      # before opening: a FIFO's open blocks
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)      # not inherited (PEP 446)
     except UnreadableFile:
         raise
     except OSError as e:
@@ -151,14 +161,14 @@ def _why(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def read_text(path, limit: int | None = None) -> str:
+def read_text(path, limit: int) -> str:
     """The regular file at `path` as UTF-8 text (see read_bytes), decompressed first when it is
     gzip-compressed (`limit` then caps the decompressed size too); UnreadableFile for a file
     that cannot be read, ValueError naming the file for one that is not UTF-8 or is broken
     gzip."""
     raw = read_bytes(path, limit)
     if raw.startswith(GZIP_MAGIC):
-        raw = gunzip(raw, MAX_READ_BYTES if limit is None else limit, os.fspath(path))
+        raw = gunzip(raw, limit, os.fspath(path))
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -45,7 +45,7 @@ def to_otlp(trace: Trace, counted=None) -> dict:
     `counted(turn) -> (input_tokens, output_tokens)`, our own count of a turn's request and
     reply, fills the token counts a provider did not report (`otel_attributes.token_counts`)."""
     doc = trace_to_json(trace)
-    trace_id = _hex_id(doc, 32)
+    trace_id = _digest_id(to_json(doc).encode("utf-8", "surrogatepass"), 32)
     root_id = _span_id(trace_id, "run")
     # times: the run ends at `created_at` (when it was saved), each turn takes llm_ms + run_ms
     total = duration_ns(trace.turns)
@@ -160,12 +160,6 @@ def _name(operation: str, subject: str) -> str:
     return f"{operation} {subject}" if subject else operation
 
 
-def _hex_id(doc: dict, length: int) -> str:
-    text = to_json(doc).encode("utf-8", "surrogatepass")
-    digest = hashlib.sha256(text).hexdigest()[:length]
-    return digest if digest.strip("0") else digest[:-1] + "1"      # all zeros is invalid
-
-
 def new_trace_id() -> str:
     """A random trace id (a live run's: its content, and so its hash, is not known yet)."""
     import secrets
@@ -177,7 +171,12 @@ def root_span_id(trace_id: str) -> str:
 
 
 def _span_id(trace_id: str, path: str) -> str:
-    digest = hashlib.sha256(f"{trace_id}/{path}".encode()).hexdigest()[:16]
+    return _digest_id(f"{trace_id}/{path}".encode(), 16)
+
+
+def _digest_id(data: bytes, length: int) -> str:
+    """The first `length` hex digits of `data`'s SHA-256, never all zeros (an invalid id)."""
+    digest = hashlib.sha256(data).hexdigest()[:length]
     return digest if digest.strip("0") else digest[:-1] + "1"
 
 

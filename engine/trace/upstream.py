@@ -205,7 +205,7 @@ def _json_lines(text: str, name: str, what: str) -> tuple[list[tuple[int, object
     """Each non-blank line parsed as JSON, with its line number, and how many lines were
     dropped: a last line cut off mid-record (no newline after it) is dropped, not an error."""
     lines = text.lstrip("\ufeff").split("\n")
-    records, dropped = [], 0
+    records = []
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -213,9 +213,8 @@ def _json_lines(text: str, name: str, what: str) -> tuple[list[tuple[int, object
             records.append((i, json.loads(line)))
         except ValueError as e:
             if i == len(lines):             # the last line, with no newline after it
-                dropped = 1
-                break
+                return records, 1
             raise TraceError(f"{name}: line {i} is not JSON ({e.msg}): not {what}") from None
         except RecursionError:
             raise TraceError(f"{name}: line {i} is nested too deeply") from None
-    return records, dropped
+    return records, 0

@@ -1,15 +1,19 @@
 """engine.trace.disk: atomic writes that leave the old file whole on any failure, and reads that
 never block and never read without a limit."""
 
+import glob
+import gzip
 import os
+import stat
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
-from engine.trace.disk import (UnreadableFile, read_bytes, read_text, target_problem,
-                               write_atomically)
+from engine.trace.disk import (UnreadableFile, read_bytes, read_text, readable_size,
+                               target_problem, write_atomically)
 
 
 def leftovers(folder):
@@ -24,6 +28,52 @@ def test_a_write_replaces_the_file_and_leaves_nothing_else(tmp_path):
     assert path.read_text(encoding="utf-8") == "new ✓"
     assert oct(os.stat(path).st_mode & 0o777) == oct(0o640)       # permissions kept
     assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0, 0o666)])
+def test_a_new_file_gets_the_usual_permissions_for_the_umask(tmp_path, umask, mode):
+    """Not the temporary file's 0600, and never an execute bit."""
+    old = os.umask(umask)
+    try:
+        write_atomically(tmp_path / "t.json", "new")
+        assert os.umask(umask) == umask            # the process's umask is as it was
+    finally:
+        os.umask(old)
+    assert oct(os.stat(tmp_path / "t.json").st_mode & 0o777) == oct(mode)
+
+
+def test_writers_in_threads_leave_the_umask_and_each_others_permissions_alone(tmp_path,
+                                                                              monkeypatch):
+    """As an experiment's runs save their traces: whatever the threads' timing, each new file
+    gets the usual permissions and the process's umask stays as it was."""
+    real_umask = os.umask
+
+    def unlucky_umask(mask):              # another thread runs between any two calls
+        old = real_umask(mask)
+        time.sleep(0.1)
+        return old
+
+    monkeypatch.setattr(os, "umask", unlucky_umask)
+    old = real_umask(0o022)
+    try:
+        writers = [threading.Thread(target=write_atomically, args=(tmp_path / f"{i}.json", "x"))
+                   for i in range(4)]
+        for w in writers:
+            w.start()
+        for w in writers:
+            w.join()
+        assert real_umask(0o022) == 0o022
+    finally:
+        real_umask(old)
+    assert {oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir()} == {oct(0o644)}
+    assert len(list(tmp_path.iterdir())) == 4
+
+
+def test_a_gzip_file_carries_no_timestamp(tmp_path):
+    """RFC 1952's MTIME 0 is "no time stamp": `gunzip -N` sets no 1970 date on the file."""
+    write_atomically(tmp_path / "t.json.gz", "{}")
+    with gzip.open(tmp_path / "t.json.gz") as f:
+        assert f.read() == b"{}" and f.mtime == 0
 
 
 def test_text_that_cannot_be_encoded_leaves_the_old_file(tmp_path):
@@ -87,12 +137,32 @@ def test_reading_what_is_not_a_regular_file_is_refused_at_once(tmp_path, make, k
     assert message.startswith(f"{path}: cannot read the file: ") and kind in message
 
 
+def block_device():
+    return next((p for p in sorted(glob.glob("/dev/*")) if stat.S_ISBLK(os.stat(p).st_mode)),
+                None)
+
+
+def test_a_block_device_is_refused_as_a_device(tmp_path):
+    device = block_device()
+    if device is None:
+        pytest.skip("no block device on this machine")
+    path = tmp_path / "disk.json"
+    path.symlink_to(device)                # refused by its type: it is never opened
+    assert _error_of(read_bytes, path) == (f"{path}: cannot read the file: it is a device, "
+                                           "not a regular file")
+
+
 def _error_of(read, path):
     try:
-        read(path)
+        read(path, 1000)
     except UnreadableFile as e:
         return str(e)
     return "read without error"
+
+
+def test_a_missing_file_is_one_plain_line(tmp_path):
+    path = tmp_path / "gone.json"
+    assert _error_of(read_bytes, path) == f"{path}: cannot read the file: No such file or directory"
 
 
 def test_reads_are_capped(tmp_path):
@@ -103,11 +173,22 @@ def test_reads_are_capped(tmp_path):
         read_bytes(path, limit=99)
 
 
+def test_the_size_is_checked_as_a_read_checks_it_without_reading(tmp_path):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * 100)
+    assert readable_size(path, 100) == 100
+    with pytest.raises(UnreadableFile, match="100 bytes is larger than the 99-byte limit"):
+        readable_size(path, 99)
+    os.mkfifo(tmp_path / "fifo")
+    assert _error_of(readable_size, tmp_path / "fifo").endswith("it is a FIFO (named pipe), "
+                                                                "not a regular file")
+
+
 def test_text_that_is_not_utf8_names_the_file(tmp_path):
     path = tmp_path / "t"
     path.write_bytes(b"ok \xff")
     with pytest.raises(ValueError, match=f"{path}: not UTF-8 text \\(byte 3\\)"):
-        read_text(path)
+        read_text(path, 100)
 
 
 def test_target_problems(tmp_path):
@@ -115,3 +196,7 @@ def test_target_problems(tmp_path):
     assert target_problem(tmp_path) == f"{tmp_path}: is a folder, not a file"
     missing = tmp_path / "nope" / "t.json"
     assert target_problem(missing) == f"{missing}: no such folder: {tmp_path / 'nope'}"
+    os.mkfifo(tmp_path / "fifo")
+    assert target_problem(tmp_path / "fifo") == f"{tmp_path / 'fifo'}: is not a regular file"
+    (tmp_path / "link").symlink_to(tmp_path / "gone")    # a symlink is replaced, not followed
+    assert target_problem(tmp_path / "link") is None

@@ -49,6 +49,8 @@ def test_the_decompressed_size_is_capped(tmp_path):
     with pytest.raises(ValueError, match="bomb.json.gz: larger than the 1,000-byte limit "
                                          "once decompressed"):
         read_text(path, 1000)
+    path.write_bytes(gzip.compress(b" " * 1000))           # exactly at the limit: read whole
+    assert read_text(path, 1000) == " " * 1000
 
 
 @pytest.mark.parametrize("cut, problem", [(30, "ends early"), (None, "not valid gzip")])
@@ -67,3 +69,12 @@ def test_a_gzip_trace_is_recognised_as_ours_before_it_is_replaced(tmp_path):
     other.write_bytes(gzip.compress(b"my notes, not a trace"))
     assert starts_with(ours, (b'"ptc-trace"',))
     assert not starts_with(other, (b'"ptc-trace"',))
+
+
+def test_a_file_is_ours_by_a_marker_in_its_first_4096_bytes(tmp_path):
+    path = tmp_path / "notes.txt"
+    marker = b'"ptc-trace"'
+    path.write_bytes(b" " * (4096 - len(marker)) + marker + b"...")   # ends at byte 4096
+    assert starts_with(path, (marker,))
+    path.write_bytes(b" " * (4097 - len(marker)) + marker + b"...")   # one byte further
+    assert not starts_with(path, (marker,))

@@ -466,6 +466,12 @@ def second_root(doc):
     spans(doc).append(root)
 
 
+def long_name_without_a_number(doc):
+    chat = chat_span(doc, 2)
+    chat["name"] = "chat " + "m" * 100
+    set_attr(chat, "ptc.turn.number", KeyError)
+
+
 BAD = [
     ("not an object", lambda d: [], 'expected an object with "resourceSpans"'),
     ("no resource spans", lambda d: {"resourceLogs": []},
@@ -499,6 +505,10 @@ BAD = [
      'has no integer "ptc.turn.number" attribute'),
     ("a turn missing", lambda d: spans(d).remove(chat_span(d, 2)),
      "spans.json: no chat span holds turn 2 of 6 (--lenient imports what is there)"),
+    ("the first turn missing", lambda d: spans(d).remove(chat_span(d, 1)),
+     "spans.json: no chat span holds turn 1 of 6 (--lenient imports what is there)"),
+    ("a long name cut short", long_name_without_a_number,
+     f"chat span {'chat ' + 'm' * 55!r} has no integer \"ptc.turn.number\" attribute"),
     ("bad turn field", lambda d: set_attr(chat_span(d, 1), "ptc.turn",
                                           {"stringValue": '{"number": 1}'}),
      "turns[0]: missing field 'sent'"),
@@ -589,3 +599,72 @@ def test_outcome_signal_cache_reads_and_text_are_exported_as_they_are():
     chats = [attrs(s) for s in spans(to_otlp(usage, lambda turn: (1, 1))) if op(s) == "chat"]
     assert chats[0]["llm.token_count.prompt_details.cache_read"] == 50
     assert "llm.token_count.prompt_details.cache_read" not in chats[1]
+
+
+# --- edges: times, ids, gaps ---------------------------------------------------------------
+
+@pytest.mark.parametrize("created, saved_ns", [
+    ("2026-01-01T12:34:56.789012+02:00", (1767225600 + 10 * 3600 + 34 * 60 + 56) * 10**9
+     + 789_012_000),
+    ("2026-01-01T00:00:01.5", (1767225600 + 1) * 10**9 + 500_000_000),     # no offset: UTC
+    ("", 0),                                      # unknown: OTLP's 0, the run from the epoch
+    ("yesterday", 0),
+])
+def test_the_run_span_ends_when_the_trace_was_saved_to_the_nanosecond(trace, created, saved_ns):
+    root = spans(to_otlp(replace(trace, created_at=created)))[0]
+    total = int(root["endTimeUnixNano"]) - int(root["startTimeUnixNano"])
+    if saved_ns:
+        assert int(root["endTimeUnixNano"]) == saved_ns
+    else:
+        assert (int(root["startTimeUnixNano"]), int(root["endTimeUnixNano"])) == (0, total)
+
+
+def test_ids_are_never_all_zeros_even_when_the_hash_is(trace, monkeypatch):
+    class Zeros:
+        def hexdigest(self):
+            return "0" * 64
+
+    monkeypatch.setattr("engine.trace.otel.hashlib.sha256", lambda data: Zeros())
+    all_spans = spans(to_otlp(trace))
+    assert {s["traceId"] for s in all_spans} == {"0" * 31 + "1"}
+    assert {s["spanId"] for s in all_spans} == {"0" * 15 + "1"}
+
+
+def test_a_lenient_import_renumbers_the_turns_after_a_missing_one(trace):
+    doc = to_otlp(trace)
+    spans(doc).remove(chat_span(doc, 2))
+    warnings = []
+    back = loads_otlp(json.dumps(doc), "spans.json", warn=warnings.append)
+    assert warnings == ["no chat span holds turn 2 of 6"]
+    assert [t.number for t in back.turns] == [1, 2, 3, 4, 5]
+    assert [t.program for t in back.turns] == [trace.turns[0].program,
+                                               *(t.program for t in trace.turns[2:])]
+
+
+def test_a_foreign_span_id_is_cut_short_in_the_error(trace):
+    doc = to_otlp(trace)
+    spans(doc).append(dict(chat_span(doc, 2), spanId="e" * 100))
+    with pytest.raises(TraceError) as e:
+        loads_otlp(json.dumps(doc), "spans.json")
+    assert f"(span {'e' * 16}) holds turn 2, as chat span" in str(e.value)
+
+
+@pytest.mark.parametrize("created", ["", "1969-12-31T23:59:59+00:00"])
+def test_a_timeless_run_saved_at_no_known_time_is_all_at_zero(trace, created):
+    """No turn timings and no time after the epoch: every span at OTLP's 0 (unknown), none
+    at a made-up time or a negative one."""
+    timeless = replace(trace, created_at=created, turns=tuple(
+        replace(t, llm_ms=0.0, run_ms=0.0,
+                tool_calls=tuple(replace(c, duration_ms=0.0) for c in t.tool_calls))
+        for t in trace.turns))
+    times = {s[k] for s in spans(to_otlp(timeless))
+             for k in ("startTimeUnixNano", "endTimeUnixNano")}
+    assert times == {"0"}
+
+
+def test_a_turn_that_is_not_an_object_is_an_error_even_when_renumbered(trace):
+    doc = to_otlp(trace)
+    spans(doc).remove(chat_span(doc, 2))
+    set_attr(chat_span(doc, 3), "ptc.turn", {"stringValue": "[3]"})
+    with pytest.raises(TraceError, match=r"^spans.json: turns\[1\]"):
+        loads_otlp(json.dumps(doc), "spans.json", warn=lambda line: None)

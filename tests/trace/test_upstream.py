@@ -238,3 +238,58 @@ def test_a_recorded_integer_past_64_bits_is_kept_and_the_saved_run_loads():
         doc = json.loads(dumps_trace(trace))
         doc["turns"][0]["result"] = serial                 # outside `upstream`, still refused
         loads_trace(json.dumps(doc))
+
+
+def with_line(artifact: str, number: int, edit) -> str:
+    """The artifact with record `number` (1-based) changed by `edit(record)`."""
+    lines = artifact.splitlines()
+    record = json.loads(lines[number - 1])
+    edit(record)
+    lines[number - 1] = json.dumps(record)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda r: r.update(extra=1), "not an inspection record (expected exactly the keys "
+     "correlation, payload, record_type, run_id, schema_version, sequence, timestamp, "
+     "trace_id)"),
+    (lambda r: r.pop("trace_id"), "not an inspection record (expected exactly the keys "),
+    (lambda r: r.update(run_id="other-run"), "a record of another run or schema version"),
+    (lambda r: r.update(schema_version=1), "a record of another run or schema version"),
+    (lambda r: r.update(sequence=3), "sequence 3 does not follow 3"),
+    (lambda r: r.update(record_type="z" * 100), f"unknown record_type {'z' * 40!r}"),
+], ids=["extra key", "missing key", "another run", "another version", "repeated sequence",
+        "long unknown type"])
+def test_a_record_out_of_place_in_the_run_names_its_line(edit, problem):
+    artifact, _ = loop_run()
+    with pytest.raises(TraceError) as e:
+        import_inspection(with_line(artifact, 4, edit), "x")
+    assert str(e.value).startswith(f"x: line 4: {problem}")
+
+
+def test_blank_lines_between_records_are_skipped():
+    artifact, events = loop_run()
+    spaced = artifact.replace("\n", "\n\n  \n", 5)
+    trace = import_inspection(spaced, "run.inspection.jsonl", events)
+    assert dumps_trace(trace) == dumps_trace(imported())
+
+
+def test_a_canonical_trace_cut_after_its_first_event_still_gives_the_model():
+    artifact, events = loop_run()
+    [started] = [line for line in events.splitlines() if '"run-started"' in line]
+    assert events.startswith(started)
+    trace = import_inspection(artifact, "run.inspection.jsonl", started)
+    assert trace.agent.llm == "openrouter:test/model"
+    assert [t.llm_ms for t in trace.turns] == [1000.0] * 4   # from the record times
+    assert trace.outcome.status == "returned"
+
+
+def test_a_stopped_call_without_a_duration_takes_it_from_the_record_times():
+    artifact, events = loop_run()
+    lines = [json.loads(line) for line in events.splitlines()]
+    first_llm = next(e for e in lines if e["type"] == "capability-stopped"
+                     and e["data"]["duration_ms"] == 1001)
+    first_llm["data"]["duration_ms"] = None
+    trace = import_inspection(artifact, "run.inspection.jsonl",
+                              "\n".join(json.dumps(e) for e in lines))
+    assert [t.llm_ms for t in trace.turns] == [1000, 1000.0, 1002, 1003]   # a second apart
