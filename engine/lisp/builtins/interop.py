@@ -25,7 +25,7 @@ from datetime import date, datetime, timezone
 from email.utils import parsedate_to_datetime
 
 from engine.lisp.builtins.registry import NAME, builtin
-from engine.lisp.builtins.support import show
+from engine.lisp.builtins.support import index_arg, show
 from engine.lisp.errors import error
 from engine.lisp.values import INT_MAX, INT_MIN, type_name
 
@@ -34,7 +34,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _LOCAL_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _ISO_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]")
 _MAX_TEXT = 100
-_NOW = object()
+_NOT_GIVEN = object()          # an optional argument left out
 
 
 def _now_ms() -> int:
@@ -83,12 +83,12 @@ def _try(parse):
 
 
 @builtin("java.util.Date.", "interop")
-def date_new(value=_NOW):
+def date_new(value=_NOT_GIVEN):
     """(java.util.Date. x) a date as epoch milliseconds (an integer); (java.util.Date.) is now.
     x: a number (|x| < 1e12 is read as seconds, else milliseconds) or a text
     ("2024-01-15T10:30:00Z", "2024-01-15", RFC 2822; UTC when no offset is given).
     An invalid text is a type_error."""
-    if value is _NOW:
+    if value is _NOT_GIVEN:
         return _now_ms()
     t = type(value)
     if t is int or t is float:
@@ -219,14 +219,13 @@ def java_length(s):
 
 
 @builtin(".substring", "interop")
-def java_substring(s, begin, end=None):
-    """(.substring s begin) / (.substring s begin end), indexes in UTF-16 code units."""
+def java_substring(s, begin, end=_NOT_GIVEN):
+    """(.substring s begin) / (.substring s begin end), indexes in UTF-16 code units (a float
+    index is truncated, as Java's int cast does)."""
     units = _units(NAME, s)
     n = len(units) // _UNIT
-    end = n if end is None else end
-    for x in (begin, end):
-        if type(x) is not int or isinstance(x, bool):
-            raise error("type_error", f"{NAME} needs integer indexes, got {type_name(x)}")
+    begin = index_arg(NAME, begin)
+    end = n if end is _NOT_GIVEN else index_arg(NAME, end)   # no end: to the end; nil is an error
     if not 0 <= begin <= end <= n:
         raise error("index_out_of_bounds", f"begin {begin}, end {end}, length {n}",
                     "(subs s start end) counts characters; both need 0 <= start <= end <= length")
