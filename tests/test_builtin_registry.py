@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.lisp import run
+from engine.lisp import PtcError, run
 from engine.lisp.builtins import BUILTINS
-from engine.lisp.builtins.registry import CATEGORIES, NAME, builtin
+from engine.lisp.builtins.registry import CATEGORIES, NAME, builtin, named
 
 BUILTINS_DIR = Path(__file__).resolve().parent.parent / "engine" / "lisp" / "builtins"
 
@@ -120,3 +120,12 @@ def test_a_helper_error_names_the_builtin_that_called_it():
     assert run("(clojure.set/union #{1} [2])").error.message.startswith(
         "clojure.set/union expects sets")
     assert run("(set/union #{1} [2])").error.message.startswith("clojure.set/union expects")
+
+
+def test_a_hint_is_named_even_when_its_message_does_not_say_the_name():
+    with pytest.raises(PtcError) as raised:
+        BUILTINS["count"].fn(5)         # raised as count raises it, before a run names it
+    err = raised.value
+    err.message, err.hint = "a collection is needed", f"({NAME} coll) counts its items"
+    named(err, raised.tb)
+    assert (err.message, err.hint) == ("a collection is needed", "(count coll) counts its items")

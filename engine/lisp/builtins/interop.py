@@ -25,7 +25,7 @@ from datetime import date, datetime, timezone
 from email.utils import parsedate_to_datetime
 
 from engine.lisp.builtins.registry import NAME, builtin
-from engine.lisp.builtins.support import show
+from engine.lisp.builtins.support import index_arg, show, show_typed
 from engine.lisp.errors import error
 from engine.lisp.values import INT_MAX, INT_MIN, type_name
 
@@ -34,15 +34,11 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _LOCAL_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _ISO_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]")
 _MAX_TEXT = 100
-_NOW = object()
+_NOT_GIVEN = object()          # an optional argument left out
 
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def _got(x) -> str:
-    return "nil" if x is None else f"{type_name(x)} {show(x)}"
 
 
 def _bad_date(fname: str, text: str, expected: str, example: str):
@@ -61,7 +57,7 @@ def _parse_date_text(fname: str, text: str) -> int:
     """Epoch milliseconds of an ISO-8601 date-time or date, or an RFC 2822 date (UTC when no
     offset is given)."""
     s = text.strip()
-    if 0 < len(s) <= _MAX_TEXT:
+    if len(s) <= _MAX_TEXT:     # an empty text fails every parse below
         if _LOCAL_DATE.fullmatch(s):
             parsed = _try(lambda: datetime.combine(date.fromisoformat(s), datetime.min.time()))
         elif _ISO_DATE_TIME.match(s):
@@ -83,12 +79,12 @@ def _try(parse):
 
 
 @builtin("java.util.Date.", "interop")
-def date_new(value=_NOW):
+def date_new(value=_NOT_GIVEN):
     """(java.util.Date. x) a date as epoch milliseconds (an integer); (java.util.Date.) is now.
     x: a number (|x| < 1e12 is read as seconds, else milliseconds) or a text
     ("2024-01-15T10:30:00Z", "2024-01-15", RFC 2822; UTC when no offset is given).
     An invalid text is a type_error."""
-    if value is _NOW:
+    if value is _NOT_GIVEN:
         return _now_ms()
     t = type(value)
     if t is int or t is float:
@@ -101,7 +97,7 @@ def date_new(value=_NOW):
     if t is str:
         return _parse_date_text(NAME, value)
     raise error("type_error", f"{NAME} expects a number of seconds or milliseconds or "
-                              f"a date text, got {_got(value)}")
+                              f"a date text, got {show_typed(value)}")
 
 
 @builtin(".getTime", "interop")
@@ -114,7 +110,7 @@ def date_get_time(d):
     if t is str:
         return _parse_date_text(NAME, d)
     raise error("type_error", f"{NAME} expects a date (from java.util.Date.), got "
-                              f"{_got(d)}", "(.getTime (java.util.Date. text))")
+                              f"{show_typed(d)}", "(.getTime (java.util.Date. text))")
 
 
 @builtin("System/currentTimeMillis", "interop")
@@ -129,7 +125,7 @@ def local_date_parse(text):
     Such dates compare and sort as strings; a text that is not a valid date is a type_error."""
     if type(text) is not str:
         raise error("type_error", f"{NAME} expects a text such as \"2024-01-15\", got "
-                                  f"{_got(text)}")
+                                  f"{show_typed(text)}")
     if _LOCAL_DATE.fullmatch(text):
         try:
             return date.fromisoformat(text).isoformat()
@@ -197,7 +193,7 @@ def java_ends_with(s, suffix):
 @builtin(".indexOf", "interop")
 def java_index_of(s, sub, start=0):
     """(.indexOf s sub) / (.indexOf s sub from) the first index of sub, -1 when absent."""
-    if type(start) is not int or isinstance(start, bool):
+    if type(start) is not int:      # true and false are not integers here
         raise error("type_error", f"{NAME} needs an integer start, got {type_name(start)}")
     units, needle = _units(NAME, s), _arg(NAME, sub)
     if not needle:
@@ -219,14 +215,13 @@ def java_length(s):
 
 
 @builtin(".substring", "interop")
-def java_substring(s, begin, end=None):
-    """(.substring s begin) / (.substring s begin end), indexes in UTF-16 code units."""
+def java_substring(s, begin, end=_NOT_GIVEN):
+    """(.substring s begin) / (.substring s begin end), indexes in UTF-16 code units (a float
+    index is truncated, as Java's int cast does)."""
     units = _units(NAME, s)
     n = len(units) // _UNIT
-    end = n if end is None else end
-    for x in (begin, end):
-        if type(x) is not int or isinstance(x, bool):
-            raise error("type_error", f"{NAME} needs integer indexes, got {type_name(x)}")
+    begin = index_arg(NAME, begin)
+    end = n if end is _NOT_GIVEN else index_arg(NAME, end)   # no end: to the end; nil is an error
     if not 0 <= begin <= end <= n:
         raise error("index_out_of_bounds", f"begin {begin}, end {end}, length {n}",
                     "(subs s start end) counts characters; both need 0 <= start <= end <= length")

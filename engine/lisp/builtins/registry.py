@@ -146,7 +146,3 @@ def variant(name: str, arity: int):
             TWO_ARGUMENT_VARIANTS[BUILTINS[name].fn] = fn
         return fn
     return register
-
-
-def lookup(name: str) -> Builtin | None:
-    return BUILTINS.get(name)

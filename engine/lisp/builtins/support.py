@@ -21,8 +21,7 @@ def show(value) -> str:
 
 
 def type_error(fname: str, expected: str, got, hint: str | None = None):
-    shown = "nil" if got is None else f"{type_name(got)} {show(got)}"
-    return error("type_error", f"{fname} expects {expected}, got {shown}", hint)
+    return error("type_error", f"{fname} expects {expected}, got {show_typed(got)}", hint)
 
 
 def number(fname: str, x):
@@ -72,14 +71,16 @@ CHUNK = 8192   # builtins check the deadline every CHUNK items of a big collecti
 def thread_last_error(fname: str):
     """`(->> m (assoc :k v))` put the map last: say to use -> instead."""
     return error("type_error", f"{fname} takes the map first: ({fname} m key ...)",
-                 f"with ->> the value goes last; use -> with {fname}, assoc, update and dissoc")
+                 "with ->> the value goes last; use -> with map functions such as assoc, "
+                 "update and dissoc")
 
 
 def thread_first_error(fname: str):
     """`(-> coll (map f))` put the collection first: say to use ->> instead."""
     return error("type_error", f"{fname} takes the function first and the collection last: "
                                f"({fname} f coll)",
-                 f"with -> the value goes first; use ->> with {fname}, filter, map and reduce")
+                 "with -> the value goes first; use ->> with sequence functions such as map, "
+                 "filter and reduce")
 
 
 def limits() -> Limits:
@@ -106,15 +107,6 @@ def check_length(fname: str, n: int) -> int:
         raise error("memory_exceeded", f"{fname} would build a string of {n} characters, more "
                                        f"than the limit of {cap}")
     return n
-
-
-def keyword_or_string(x) -> str | None:
-    t = type(x)
-    if t is str:
-        return x
-    if t is Keyword:
-        return x.name
-    return None
 
 
 def build_map(entries: dict) -> Map:
