@@ -4,10 +4,11 @@ pieces made when drawn): what they draw must be what Rich's own word wrap gives.
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich._wrap import divide_line
 from rich.console import Console
 from rich.text import Text
 
-from ptc_tui.widgets.text_panel import ProseBlock, prose_rows
+from ptc_tui.widgets.text_panel import ProseBlock, printable_breaks, prose_rows
 
 CONSOLE = Console(width=200)
 
@@ -56,3 +57,9 @@ def test_a_line_cut_from_a_block_is_the_line_rich_splits(text):
     for i, line in enumerate(expected):
         assert (block.line(i).plain, block.line(i).spans, block.line(i).style) == \
             (line.plain, line.spans, line.style)
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=200)
+       | st.text(alphabet="ab ", max_size=60), st.integers(1, 40))
+def test_printable_text_breaks_where_rich_breaks_it(text, width):
+    assert printable_breaks(text, width) == divide_line(text, width, fold=True)
