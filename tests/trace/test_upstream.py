@@ -11,6 +11,7 @@ import pytest
 from engine.agent.open_trace import open_trace
 from engine.agent.upstream import import_inspection
 from engine.trace import TraceError, dumps_trace, loads_trace
+from engine.trace.upstream import is_inspection
 from tests.trace.upstream_fixture import ERROR_SHOWN, MISSION, PROGRAMS, SYSTEM, loop_run
 
 CUT = Path(__file__).parent / "upstream_runs" / "loop-cut"
@@ -293,3 +294,28 @@ def test_a_stopped_call_without_a_duration_takes_it_from_the_record_times():
     trace = import_inspection(artifact, "run.inspection.jsonl",
                               "\n".join(json.dumps(e) for e in lines))
     assert [t.llm_ms for t in trace.turns] == [1000, 1000.0, 1002, 1003]   # a second apart
+
+
+@pytest.mark.parametrize("first_line", ["", "[1, 2]", "hello", "{\"record_type\": 1}"])
+def test_a_first_line_that_is_no_inspection_record_is_no_inspection_artifact(first_line):
+    artifact, _ = loop_run()
+    assert is_inspection(artifact)
+    assert not is_inspection(first_line + "\n" + artifact)
+
+
+@pytest.mark.parametrize("field", ["payload", "correlation"])
+def test_a_record_whose_payload_or_correlation_is_no_object_names_its_line(field):
+    artifact, _ = loop_run()
+    with pytest.raises(TraceError) as e:
+        import_inspection(with_line(artifact, 4, lambda r: r.update({field: [1]})), "x")
+    assert str(e.value) == "x: line 4: payload and correlation must be objects"
+
+
+def test_a_connector_snapshot_that_is_no_object_is_passed_over_for_the_model():
+    artifact, events = loop_run()
+    lines = [json.loads(line) for line in events.splitlines()]
+    started = next(e for e in lines if e["type"] == "run-started")
+    started["data"]["connector_snapshots"].insert(0, "not a snapshot")
+    trace = import_inspection(artifact, "run.inspection.jsonl",
+                              "\n".join(json.dumps(e) for e in lines))
+    assert trace.agent.llm == "openrouter:test/model"
