@@ -41,8 +41,8 @@ def test_prose_rows_draw_what_rich_wraps(text, width):
 def texts_with_spans(draw) -> Text:
     plain = draw(st.text(alphabet="ab \n", max_size=30))
     text = Text(plain, style=draw(st.sampled_from(["", "bold"])))
-    for _ in range(draw(st.integers(0, 6))):
-        start = draw(st.integers(-2, len(plain) + 2))
+    for _ in range(draw(st.integers(0, 6))):      # spans as Text.stylize makes them
+        start = draw(st.integers(0, len(plain)))
         text.stylize(draw(st.sampled_from(["red", "italic", "on blue"])), start,
                      draw(st.integers(start, len(plain) + 3)))
     return text
