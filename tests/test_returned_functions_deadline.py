@@ -6,9 +6,12 @@ import pytest
 
 from engine.lisp import run
 
-# Each call sorts 3,000 numbers: 3,000 calls take seconds. mapv and pmap check the deadline
-# once before a collection this short, so only the returned function's own check stops them.
-SLOW_CALLS = "(count ({mapper} {f} (repeat 3000 (range 3000))))"
+# Each call sorts 30,000 numbers out of order: 3,000 calls take tens of seconds on any machine
+# (numbers in order sort in one pass, and a fast machine sorted 3,000 of them 3,000 times
+# within the 500 ms). mapv and pmap check the deadline once before a collection this short,
+# so only the returned function's own check stops them.
+SLOW_CALLS = ("(count ({mapper} {f} (repeat 3000 (mapv #(mod (* % 7919) 30011) "
+              "(range 30000)))))")
 
 RETURNED = ["(partial sort compare)", "(comp count sort)", "(complement sort)", "(juxt sort)",
             "(every-pred sort)", "(some-fn sort)", "(all-of sort)", "(any-of sort)",
