@@ -146,8 +146,11 @@ def run_tests(copy: Path, tests: list[str], timeout: float | None) -> tuple[bool
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.perf_counter()
     try:
+        # its own temporary folder: pytest's shared one keeps the last three runs' and deletes
+        # older ones, a test suite running beside this one among them
         done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                               "-p", "no:randomly", *unneeded_plugins(tests), *tests], cwd=copy,
+                               "-p", "no:randomly", "--basetemp", str(copy / ".pytest-tmp"),
+                               *unneeded_plugins(tests), *tests], cwd=copy,
                               env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, time.perf_counter() - started
