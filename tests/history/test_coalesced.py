@@ -247,3 +247,21 @@ def test_a_truncated_turn_shows_where_the_reply_was_cut_not_code_that_looks_whol
             "\n---") in text
     assert reply_end("(def rows") == "(def rows"          # nothing before: no "..."
     assert reply_end("x" * 500) == "..." + "x" * 300
+
+
+def test_a_kept_definition_is_sampled_and_described_once_across_turns(monkeypatch):
+    """Turn after turn (as the app renders a run), a name whose value and docstring stay is
+    sampled and its line made once, not once per turn, so a long run's requests cost time in
+    proportion to what changes; a new docstring or value makes its line again."""
+    import engine.history.strategies.coalesced as module
+    sampled, described = [], []
+    sample, bucket = module.sample_text, module.bucket
+    monkeypatch.setattr(module, "sample_text", lambda v, *a: sampled.append(v) or sample(v, *a))
+    monkeypatch.setattr(module, "bucket", lambda v: described.append(v) or bucket(v))
+    turns = make_turns(["(def a [1 2 3])", "(def b 1)", "(def b 2)", '(def a "doc" a)',
+                        "(def a [1 2 4])", "(def c 3)"], tools=TOOLS)
+    requests = render_turns("coalesced", turns, context(max_turns=7))
+    assert sampled == [(1, 2, 3), 1, 2, (1, 2, 4)]       # each value once, not once a turn
+    assert described == [(1, 2, 3), 1, 2, (1, 2, 3), (1, 2, 4)]    # and once more for the doc
+    assert '; Defined: a - "doc" = list[3], sample: [1 2 3]' in requests[4][0][1]["content"]
+    assert "; Defined: a = list[3], sample: [1 2 4]" in requests[5][0][1]["content"]
