@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -93,8 +93,8 @@ class CompareScreen(Screen):
         Binding("escape,q", "close", "Close", id="compare.close"),
     ]
 
-    turn: reactive[int] = reactive(0, init=False)
-    replies_open: reactive[bool] = reactive(False, init=False)
+    turn: var[int] = var(0, init=False)
+    replies_open: var[bool] = var(False, init=False)
 
     def __init__(self, comparison: Comparison, **kwargs) -> None:
         super().__init__(**kwargs)

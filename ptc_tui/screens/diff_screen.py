@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -52,7 +52,7 @@ class DiffScreen(Screen[int]):
         Binding("escape,q", "close", "Close", id="diff.close"),
     ]
 
-    turn: reactive[int] = reactive(0, init=False)
+    turn: var[int] = var(0, init=False)
 
     def __init__(self, view: TraceView, turn: int, **kwargs) -> None:
         super().__init__(**kwargs)

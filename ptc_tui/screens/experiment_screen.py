@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -51,7 +51,7 @@ class ExperimentScreen(Screen):
                 "kept in experiment.json (--resume continues)"),
     ]
 
-    selected: reactive[int] = reactive(0, init=False)     # the option set whose runs are shown
+    selected: var[int] = var(0, init=False)     # the option set whose runs are shown
 
     class Progressed(Message):
         """A run finished (posted from the experiment's thread)."""

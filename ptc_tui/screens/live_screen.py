@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 
 from engine.agent import Session, llm_name
 from engine.history import Turn
@@ -47,7 +47,7 @@ class LiveScreen(TraceScreen):
     class Stopped(Message):
         """The worker stopped: the run ended, was paused, or a step failed."""
 
-    running: reactive[bool] = reactive(False, init=False)
+    running: var[bool] = var(False, init=False)
 
     def __init__(self, session: Session, save_path: Path | None = None, **kwargs) -> None:
         """Step `session`; with `save_path`, the run so far is written there after every turn."""

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Select, Static
 
@@ -99,7 +99,7 @@ class TokenScreen(ModalScreen[str | None]):
     ]
     AUTO_FOCUS = "#token-chart"
 
-    tokens: reactive[TokenView | None] = reactive(None, init=False)
+    tokens: var[TokenView | None] = var(None, init=False)
 
     def __init__(self, view: TraceView, turn: int, model: str | None = None,
                  caching: bool = True, **kwargs) -> None:

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Select
 from textual.worker import get_current_worker
@@ -110,14 +110,14 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
         view: TraceView
         done: int
 
-    view: reactive[TraceView | None] = reactive(None, init=False)
-    turn: reactive[int] = reactive(1, init=False)
-    current: reactive[TurnView | None] = reactive(None, init=False)
-    turn_rows: reactive[tuple[TurnRow, ...]] = reactive((), init=False)
-    header_info: reactive[Header | None] = reactive(None, init=False)
-    reply_open: reactive[bool] = reactive(False, init=False)
-    whole_request: reactive[bool] = reactive(False, init=False)
-    upcoming: reactive[MessagePane | None] = reactive(None, init=False)
+    view: var[TraceView | None] = var(None, init=False)
+    turn: var[int] = var(1, init=False)
+    current: var[TurnView | None] = var(None, init=False)
+    turn_rows: var[tuple[TurnRow, ...]] = var((), init=False)
+    header_info: var[Header | None] = var(None, init=False)
+    reply_open: var[bool] = var(False, init=False)
+    whole_request: var[bool] = var(False, init=False)
+    upcoming: var[MessagePane | None] = var(None, init=False)
 
     def __init__(self, view: TraceView, *, source: Path | None = None,
                  parent_trace: Trace | None = None, parent_name: str = "parent",

@@ -26,6 +26,14 @@ from ptc_tui.widgets.steady_scroll import SteadyScroll
 
 CONTINUED = "↪ "           # starts a code line's continuation when code is wrapped
 
+# Characters Rich draws in one cell, found by asking Rich: printable ASCII, Latin-1, general
+# punctuation (…), arrows (→), box drawing (─) and geometric shapes, which requests are full of
+# (history summaries mark every call with → and cut values with …).
+SINGLE_CELL = frozenset(
+    c for first, last in ((0x20, 0x7E), (0xA0, 0x2FF), (0x2010, 0x205E), (0x2190, 0x21FF),
+                          (0x2500, 0x25FF))
+    for c in map(chr, range(first, last + 1)) if c.isprintable() and cell_len(c) == 1)
+
 
 def section(text: Text | Pieces, title: str) -> None:
     """Append a `── title ──` rule line to `text`."""
@@ -89,9 +97,9 @@ class ProseBlock:
 
 
 def printable_breaks(text: str, width: int) -> list[int]:
-    """Rich's divide_line(text, width, fold=True) for printable ASCII text, where a character
-    is a cell: the same breaks, 2.5 times as fast (a late turn's request has hundreds of lines
-    to wrap, and the pane lays them all out to know its height)."""
+    """Rich's divide_line(text, width, fold=True) for text of SINGLE_CELL characters, where a
+    character is a cell: the same breaks, 2.5 times as fast (a late turn's request has hundreds
+    of lines to wrap, and the pane lays them all out to know its height)."""
     breaks: list[int] = []
     used = 0
     for word in WORD.finditer(text):
@@ -117,7 +125,9 @@ class ProseLine:
 
     def __init__(self, block: ProseBlock, index: int, plain: str, width: int) -> None:
         self.block, self.index, self.width = block, index, width
-        if plain.isascii() and plain.isprintable():         # a cell per character
+        if len(plain) <= width and plain.isascii():          # one row
+            self.offsets = []
+        elif SINGLE_CELL.issuperset(plain):                  # a cell per character
             self.offsets = [] if len(plain) <= width else printable_breaks(plain, width)
         else:
             self.offsets = [] if cell_len(plain) <= width else divide_line(plain, width,

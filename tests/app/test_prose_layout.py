@@ -8,7 +8,7 @@ from rich._wrap import divide_line
 from rich.console import Console
 from rich.text import Text
 
-from ptc_tui.widgets.text_panel import ProseBlock, printable_breaks, prose_rows
+from ptc_tui.widgets.text_panel import SINGLE_CELL, ProseBlock, printable_breaks, prose_rows
 
 CONSOLE = Console(width=200)
 
@@ -23,6 +23,7 @@ def styled() -> Text:
     text = Text("── user · 1,234 tokens ──\n", "bold")
     text.append("héllo wörld 日本語のテキスト " * 12, "green")
     text.append("\n\n  indented   words and   spaces   \n")
+    text.append("(tool/search \"x\") → [{:id 1} …] · " * 9, "cyan")
     text.append("x" * 250, "red")
     text.append("\ta\ttabbed line\t\n")
     text.append("last line without a newline, " * 6)
@@ -60,6 +61,13 @@ def test_a_line_cut_from_a_block_is_the_line_rich_splits(text):
 
 
 @given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=200)
-       | st.text(alphabet="ab ", max_size=60), st.integers(1, 40))
-def test_printable_text_breaks_where_rich_breaks_it(text, width):
+       | st.text(alphabet=st.sampled_from(sorted(SINGLE_CELL)), max_size=200)
+       | st.text(alphabet="ab →… ", max_size=60), st.integers(1, 40))
+def test_single_cell_text_breaks_where_rich_breaks_it(text, width):
     assert printable_breaks(text, width) == divide_line(text, width, fold=True)
+
+
+def test_the_single_cell_characters_include_what_requests_are_full_of():
+    """History summaries mark calls with → and cut values with …: both take the quick path."""
+    assert SINGLE_CELL.issuperset("→…·─ abcXYZ019{}[]")
+    assert not SINGLE_CELL & set("日本\t\x1b\xa0\u200b")

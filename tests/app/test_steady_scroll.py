@@ -45,3 +45,25 @@ async def test_moving_between_turns_resizes_the_panes_content_without_a_layout(m
                 assert pane.vertical_scrollbar.window_virtual_size == pane.virtual_size.height
             assert pane.scroll_y <= pane.max_scroll_y
         assert messages.max_scroll_y < before[1].height - messages.scrollable_content_region.height
+
+
+async def test_a_turn_change_redraws_what_shows_the_turn_not_the_whole_screen(monkeypatch):
+    """The screen's turn is not a reason to repaint the screen: the app's header and the
+    footer's keys stay as drawn (Textual redrew every widget on screen once per key)."""
+    drawn: list[str] = []
+    render_lines = Widget.render_lines
+
+    def watched(self, crop):
+        drawn.append(type(self).__name__)
+        return render_lines(self, crop)
+    monkeypatch.setattr(Widget, "render_lines", watched)
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        assert {"HeaderTitle", "FooterKey", "MessagePanel"} <= set(drawn)     # drawn at first
+        drawn.clear()
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert app.screen.turn == 2
+        assert {"MessagePanel", "ProgramPanel", "MemoryPanel"} <= set(drawn)
+        assert not {"HeaderTitle", "FooterKey"} & set(drawn), sorted(set(drawn))
