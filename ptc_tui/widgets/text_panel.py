@@ -8,11 +8,11 @@ Code blocks (`show_blocks`) are not word-wrapped: their long lines scroll sidewa
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import re
+from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
 from rich._wrap import divide_line
-from rich._wrap import re_word as WORD
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -57,63 +57,88 @@ def cut_code_line(line: Text, width: int) -> list[Text]:
 
 class ProseBlock:
     """A prose Text whose styled lines are cut from it one at a time, when first drawn: a late
-    turn's request has a thousand lines and a screen shows fifty (Text.split makes them all)."""
+    turn's request has a thousand lines and a screen shows fifty (Text.split makes them all).
+    A line's spans are found by bisection among the spans sorted by where they start."""
 
-    __slots__ = ("text", "starts", "_spans")
+    __slots__ = ("text", "starts", "_spans", "_span_starts", "_reach")
 
     def __init__(self, text: Text, lines: list[str]) -> None:
         """`lines`: text.plain split at its newlines."""
         self.text = text
         self.starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
-        self._spans: dict[int, list[Span]] | None = None      # line -> its spans
+        self._spans: list[tuple[int, Span]] | None = None   # (place in text.spans, span)
 
     def line(self, i: int) -> Text:
         """Line `i` with its styles: text.split("\n", allow_blank=True)[i]."""
         if len(self.starts) == 1:
             return self.text.copy()
-        if self._spans is None:
-            self._spans = self._spans_by_line()
         start, end = self._bounds(i)
         text = self.text
         return Text(text.plain[start:end], style=text.style, justify=text.justify,
-                    overflow=text.overflow, spans=list(self._spans.get(i, ())))
+                    overflow=text.overflow, spans=self._line_spans(start, end))
 
     def _bounds(self, i: int) -> tuple[int, int]:
         starts = self.starts
         return starts[i], starts[i + 1] - 1 if i + 1 < len(starts) else len(self.text)
 
-    def _spans_by_line(self) -> dict[int, list[Span]]:
-        """Each span cut to the lines it covers (most cover one), as Text.divide cuts it."""
-        by_line: dict[int, list[Span]] = {}
-        for start, end, style in self.text.spans:
-            for n in range(bisect_right(self.starts, start) - 1,
-                           bisect_right(self.starts, end - 1)):
-                line_start, line_end = self._bounds(n)
-                cut_start, cut_end = max(start, line_start), min(end, line_end)
-                if cut_end > cut_start:
-                    by_line.setdefault(n, []).append(
-                        Span(cut_start - line_start, cut_end - line_start, style))
-        return by_line
+    def _line_spans(self, start: int, end: int) -> list[Span]:
+        """The spans over [start, end), cut to it and moved to start at 0, in the order of
+        text.spans (as Text.divide cuts them)."""
+        if self._spans is None:
+            self._spans = sorted(enumerate(self.text.spans), key=lambda s: s[1].start)
+            self._span_starts = [span.start for _, span in self._spans]
+            self._reach = list(accumulate((span.end for _, span in self._spans), max))
+        if start == end:                             # an empty line has no spans
+            return []
+        first = bisect_right(self._reach, start)     # spans before it all end by `start`
+        last = bisect_left(self._span_starts, end)   # spans from it on start at `end` or later
+        found = sorted((place, span) for place, span in self._spans[first:last]
+                       if span.end > start)
+        return [Span(max(span.start, start) - start, min(span.end, end) - start, span.style)
+                for _, span in found]
+
+
+_NOT_SPACE = re.compile("[^ ]")
 
 
 def printable_breaks(text: str, width: int) -> list[int]:
     """Rich's divide_line(text, width, fold=True) for text of SINGLE_CELL characters, where a
-    character is a cell: the same breaks, 2.5 times as fast (a late turn's request has hundreds
-    of lines to wrap, and the pane lays them all out to know its height)."""
+    character is a cell and the one space is " ": the same breaks, found a row at a time
+    instead of a word at a time (a late turn's request has hundreds of lines to wrap, and the
+    pane lays them all out to know its height).
+
+    As Rich: a word is its letters and the spaces after them (the first also the spaces
+    before). A row holds the words whose letters end within `width` of its start; the next
+    row starts at the first word that does not fit, or, for a word wider than a row, the word
+    is cut every `width` characters and its last piece starts the next row."""
+    size = len(text)
+    leading = size - len(text.lstrip(" "))
+    if leading == size:                           # only spaces: no word, no break
+        return []
     breaks: list[int] = []
-    used = 0
-    for word in WORD.finditer(text):
-        start, end = word.span()
-        length = len(word.group().rstrip())
-        if width - used >= length:
-            used += end - start
-        elif length > width:                      # longer than a line: folded
-            folds = range(start, end, width)
-            breaks.extend(fold for fold in folds if fold)
-            used = end - folds[-1]
-        elif used and start:
+    row = place = 0          # where the row starts; where the next word to place starts
+    while row + width < size:
+        limit = row + width                       # the first character past the row
+        if text[limit] == " " and limit >= leading:
+            # the word this space follows fits: the next word starts after the spaces
+            found = _NOT_SPACE.search(text, limit)
+            if found is None:
+                break
+            start = found.start()
+        else:                                     # the word across the limit does not fit
+            space = text.rfind(" ", place, limit)
+            start = place if space < place or space < leading else space + 1
+        letters_end = text.find(" ", max(start, leading))
+        letters_end = size if letters_end == -1 else letters_end
+        if letters_end - start > width:           # wider than a row: cut
+            found = _NOT_SPACE.search(text, letters_end)
+            end = size if found is None else found.start()
+            cuts = range(start, end, width)
+            breaks.extend(cut for cut in cuts if cut)
+            row, place = cuts[-1], end
+        else:
             breaks.append(start)
-            used = end - start
+            row = place = start
     return breaks
 
 

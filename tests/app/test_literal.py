@@ -3,11 +3,13 @@
 import dataclasses
 
 import pytest
+from rich.text import Text
 
 from engine.trace import load_trace, save_trace
 from ptc_tui.app import PtcApp
 from ptc_tui.view import ErrorView
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, escape_controls, literal
+from ptc_tui.widgets.literal import Pieces
 from ptc_tui.widgets.program_panel import program_text
 from tests.app.conftest import WIDE, sample
 
@@ -24,6 +26,23 @@ async def drawn_lines(panel, pilot) -> str:
         await pilot.pause()
         lines += [panel.render_line(y).text for y in range(panel.size.height)]
     return "\n".join(lines)
+
+
+@pytest.mark.parametrize("pieces", [
+    [(h, "bold") for h in HOSTILE],
+    [("plain ", ""), ("", "red"), ("styled\n", "green"), ("\r\x08tail", "")],
+    [],
+])
+def test_pieces_make_the_text_appending_literals_makes(pieces):
+    """A request's hundreds of parts put together at once: the same text and styles as
+    appending each part as a literal, control characters escaped, markup kept as written."""
+    made, expected = Pieces(), Text()
+    for piece, style in pieces:
+        made.append(piece, style)
+        expected.append_text(literal(piece, style))
+    text = made.text()
+    assert (text.plain, text.spans) == (expected.plain, expected.spans)
+    assert "\x1b" not in text.plain and "\x07" not in text.plain
 
 
 def test_escape_controls_keeps_newlines_and_tabs():

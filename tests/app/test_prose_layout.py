@@ -2,7 +2,7 @@
 pieces made when drawn): what they draw must be what Rich's own word wrap gives."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich._wrap import divide_line
 from rich.console import Console
@@ -60,9 +60,11 @@ def test_a_line_cut_from_a_block_is_the_line_rich_splits(text):
             (line.plain, line.spans, line.style)
 
 
+@settings(max_examples=400)
 @given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=200)
        | st.text(alphabet=st.sampled_from(sorted(SINGLE_CELL)), max_size=200)
-       | st.text(alphabet="ab →… ", max_size=60), st.integers(1, 40))
+       | st.text(alphabet="ab →… ", max_size=60)
+       | st.text(alphabet="  a→", max_size=80), st.integers(1, 40))
 def test_single_cell_text_breaks_where_rich_breaks_it(text, width):
     assert printable_breaks(text, width) == divide_line(text, width, fold=True)
 
