@@ -137,6 +137,7 @@ class InBackground:
         self.rows: list[dict] = list(kept)
         self.error: Exception | None = None
         self._stop = threading.Event()
+        self._over = threading.Event()      # set before on_end: it is told the runs are over
         self._thread: threading.Thread | None = None
 
     @property
@@ -145,7 +146,10 @@ class InBackground:
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """Started and not over. Not "the thread is alive": on_end runs in the thread, and the
+        screen it tells must already see the experiment over (else it says "running" for
+        good)."""
+        return self._thread is not None and not self._over.is_set()
 
     def start(self, on_progress, on_end) -> None:
         def work() -> None:
@@ -155,6 +159,7 @@ class InBackground:
             except Exception as e:          # reported by the screen and the command
                 self.error = e
             finally:
+                self._over.set()
                 on_end()
         self._thread = threading.Thread(target=work, daemon=True, name="experiment")
         self._thread.start()

@@ -213,3 +213,15 @@ def test_json_on_a_terminal_stays_headless(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(ptc_tui.app, "run_app", lambda **kw: pytest.fail("the app opened"))
     assert main(experiment_argv(tmp_path / "x") + ["--json"]) == 0
     assert '"option_sets"' in capsys.readouterr().out
+
+
+def test_the_end_is_told_once_the_experiment_is_over(runs_folder, gate):
+    """The screen is told of the end from the experiment's own thread: `running` must say it
+    is over by then, or the screen shows "running" for good (a busy machine lost that race)."""
+    live = live_experiment(runs_folder, gate)
+    running_when_told: list[bool] = []
+    live.start(lambda progress: None, lambda: running_when_told.append(live.running))
+    gate.release(REPEAT)
+    live.wait()
+    assert running_when_told == [False]
+    assert live.finished and not live.running
