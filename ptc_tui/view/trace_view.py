@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
@@ -163,13 +163,17 @@ class TraceView:
     @property
     def all_counted(self) -> bool:
         """Whether every turn's counts are taken (rows and header then cost nothing)."""
-        return all(self.counted(number) for number in self.turns)
+        return all(map(self._counted_at(), range(len(self.trace.turns))))
 
     def counted(self, number: int) -> bool:
         """Whether turn `number` is read, rendered and counted: showing it costs no such work."""
-        i = self._index(number)
-        return bool(self.rendering.counted(i) and self.full_rendering.counted(i)
-                    and i in self.renders.calls)
+        return self._counted_at()(self._index(number))
+
+    def _counted_at(self) -> Callable[[int], bool]:
+        """Whether the turn at index i is counted, as a function of i: the renderings are looked
+        up once, not once a turn."""
+        rendering, full, calls = self.rendering, self.full_rendering, self.renders.calls
+        return lambda i: bool(rendering.counted(i) and full.counted(i) and i in calls)
 
     def rows_so_far(self) -> tuple[TurnRow, ...]:
         """Every turn's row with the counts taken so far (None for the others): nothing is

@@ -101,7 +101,7 @@ class ProseBlock:
 _NOT_SPACE = re.compile("[^ ]")
 
 
-def printable_breaks(text: str, width: int) -> list[int]:
+def single_cell_breaks(text: str, width: int) -> list[int]:
     """Rich's divide_line(text, width, fold=True) for text of SINGLE_CELL characters, where a
     character is a cell and the one space is " ": the same breaks, found a row at a time
     instead of a word at a time (a late turn's request has hundreds of lines to wrap, and the
@@ -150,10 +150,10 @@ class ProseLine:
 
     def __init__(self, block: ProseBlock, index: int, plain: str, width: int) -> None:
         self.block, self.index, self.width = block, index, width
-        if len(plain) <= width and plain.isascii():          # one row
+        if len(plain) <= width and plain.isascii():          # one row (the quickest test)
             self.offsets = []
         elif SINGLE_CELL.issuperset(plain):                  # a cell per character
-            self.offsets = [] if len(plain) <= width else printable_breaks(plain, width)
+            self.offsets = single_cell_breaks(plain, width)
         else:
             self.offsets = [] if cell_len(plain) <= width else divide_line(plain, width,
                                                                            fold=True)

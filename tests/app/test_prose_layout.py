@@ -8,7 +8,7 @@ from rich._wrap import divide_line
 from rich.console import Console
 from rich.text import Text
 
-from ptc_tui.widgets.text_panel import SINGLE_CELL, ProseBlock, printable_breaks, prose_rows
+from ptc_tui.widgets.text_panel import SINGLE_CELL, ProseBlock, single_cell_breaks, prose_rows
 
 CONSOLE = Console(width=200)
 
@@ -66,7 +66,7 @@ def test_a_line_cut_from_a_block_is_the_line_rich_splits(text):
        | st.text(alphabet="ab →… ", max_size=60)
        | st.text(alphabet="  a→", max_size=80), st.integers(1, 40))
 def test_single_cell_text_breaks_where_rich_breaks_it(text, width):
-    assert printable_breaks(text, width) == divide_line(text, width, fold=True)
+    assert single_cell_breaks(text, width) == divide_line(text, width, fold=True)
 
 
 def test_the_single_cell_characters_include_what_requests_are_full_of():
