@@ -18,6 +18,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ptc_tui.widgets.quick_scrollbar import QuickScrollBars
+
 HEADER_HEIGHT = 1
 PADDING = 1                           # a space on each side of a cell
 
@@ -51,7 +53,7 @@ def cell_line(cells: tuple[Text, ...], columns: tuple[Column, ...]) -> Text:
     return line
 
 
-class RowTable(ScrollView, can_focus=True):
+class RowTable(QuickScrollBars, ScrollView, can_focus=True):
     """Rows (tuples of Text cells) under `columns`; `cursor_row` is the highlighted one.
     Keys and clicks that move the cursor post `CursorMoved`; `move_cursor` does not."""
 

@@ -22,6 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ptc_tui.widgets.literal import Pieces
+from ptc_tui.widgets.quick_scrollbar import QuickScrollBars
 from ptc_tui.widgets.steady_scroll import SteadyScroll
 
 CONTINUED = "↪ "           # starts a code line's continuation when code is wrapped
@@ -188,7 +189,7 @@ def prose_rows(text: Text, width: int, console) -> list[Text | tuple[ProseLine, 
     return rows
 
 
-class TextPanel(SteadyScroll, ScrollView, can_focus=True):
+class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TextPanel {
         border: round $primary-muted;
