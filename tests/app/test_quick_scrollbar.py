@@ -106,3 +106,16 @@ async def test_scrollbars_that_appear_cost_one_layout_of_the_screen(monkeypatch)
         await settle(app, pilot)
         assert messages.show_vertical_scrollbar
         assert layouts.count("TraceScreen") == 1, layouts
+
+
+async def test_a_click_on_the_track_below_the_thumb_scrolls_the_pane_down():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("G")
+        await settle(app, pilot)
+        messages = app.screen.query_one(MessagePanel)
+        bar = messages.vertical_scrollbar
+        assert messages.scroll_y == 0 and messages.max_scroll_y > 0
+        await pilot.click(bar, offset=(0, bar.size.height - 1))   # the track's foot
+        await settle(app, pilot)
+        assert messages.scroll_y > 0
