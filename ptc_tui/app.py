@@ -1,27 +1,23 @@
 """PtcApp: the Textual app: a saved trace on a `TraceScreen` or a live run on a `LiveScreen`,
-opening other traces and samples, help, and the command palette's own commands."""
+an experiment, a folder of runs or two traces compared; opening other traces and samples, and
+help. Its other parts are mixed in: loading traces (app_loading), saving on a signal
+(app_signals), forks and comparisons (app_what_if), the palette's commands (app_commands)."""
 
 from __future__ import annotations
 
-import asyncio
-import gc
-import signal
 import sys
-import threading
-from collections.abc import Iterable
 from pathlib import Path
 
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import Binding
-from textual.keys import format_key
-from textual.message import Message
-from textual.screen import Screen
 
 from engine.agent import Session
 from engine.agent.open_trace import open_trace
-from engine.trace import Trace, TraceError, save_trace, trace_file_size
+from engine.trace import TraceError, trace_file_size
+from ptc_tui.app_commands import PaletteCommands
+from ptc_tui.app_loading import TraceLoading, one_line
+from ptc_tui.app_signals import SavesOnSignal
 from ptc_tui.app_what_if import WhatIf
-from ptc_tui.autosave import autosave_path, unseen_autosaves
 from ptc_tui.config import Config, ConfigError
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
@@ -31,8 +27,6 @@ from ptc_tui.screens.loading_screen import LoadingScreen
 from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.screens.pane_layout import PaneLayout
 from ptc_tui.screens.runs_screen import RunsScreen
-from ptc_tui.signals import SIGNALS
-from ptc_tui.view import TraceView
 from ptc_tui.view.compare import Comparison
 from ptc_tui.experiments.record import FILE_NAME as EXPERIMENT_FILE
 from ptc_tui.view.experiment import ExperimentView
@@ -44,39 +38,7 @@ from ptc_tui.widgets import escape_controls
 CHECKED_UP_FRONT_BYTES = 4 * 1024 * 1024
 
 
-def load_view(path: Path, trace: Trace | None, options: dict | None,
-              first_turns: int) -> TraceView:
-    """The trace at `path` (or `trace`, already read from it) under its recorded options changed
-    by `options` (the config file's), with its `first_turns` turns (those a first screen shows)
-    decoded, rendered and counted: what the loader thread does, off the UI thread, before a
-    TraceScreen can show it (the screen decodes and counts the others in the background, so a
-    long trace opens as quickly as a short one).
-
-    Python's cyclic garbage collector is paused meanwhile: reading a long trace makes millions
-    of objects, and each full collection on the way walked all of them (a third of the first
-    screen's time on the 1,000-turn benchmark trace). They are kept out of later collections
-    too (gc.freeze; a TraceScreen unfreezes them when it closes)."""
-    gc.disable()
-    try:
-        view = TraceView.of(trace if trace is not None else open_trace(path, lazy=True))
-        if options:
-            view = view.with_options(**options)
-        view.count_first(first_turns)
-        gc.freeze()
-    finally:
-        gc.enable()
-    return view
-
-
-class Loaded(Message):
-    """The loader thread's answer for load number `number`: a view, or the error's line."""
-
-    def __init__(self, number: int, path: Path, view: TraceView | None, error: str | None):
-        super().__init__()
-        self.number, self.path, self.view, self.error = number, path, view, error
-
-
-class PtcApp(WhatIf, App):
+class PtcApp(TraceLoading, SavesOnSignal, WhatIf, PaletteCommands, App):
     """A debugger for LLM agents that write PTC-Lisp."""
 
     TITLE = "ptc-tui"
@@ -119,15 +81,11 @@ class PtcApp(WhatIf, App):
             raise TraceError(f"{runs}: no trace files under this folder")
         self.session = session
         self.save_path = Path(save_path) if save_path is not None else None
-        self.stopped_by: str | None = None     # the signal that ended the app, if one did
-        self.saved_on_signal: str | None = None  # where its live run was saved then
         self._quit_warned = False
         self.pane_layout = PaneLayout()          # zoom and wrap, kept from trace to trace
         self.caching = self.config.caching       # costs with prompt caching (`c`), likewise
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self.error_line: str | None = None     # why the first trace could not be loaded
-        self._loads = 0                        # loads started; only the last one is shown
-        self._loading: Path | None = None      # the file being loaded now, if one is
         self._first_trace = None
         if self.trace_path is not None and trace_file_size(self.trace_path) \
                 <= CHECKED_UP_FRONT_BYTES:
@@ -137,10 +95,7 @@ class PtcApp(WhatIf, App):
                             if compare is not None else None)
 
     def on_mount(self) -> None:
-        loop = asyncio.get_running_loop()
-        for signum in SIGNALS:
-            loop.add_signal_handler(signum, self.stop_on_signal, signum)
-        self._name_autosaves()
+        self.handle_signals()
         if self.spans is not None:
             self.spans.warn = self.warn_from_thread
         if self.experiment is not None:
@@ -162,65 +117,7 @@ class PtcApp(WhatIf, App):
             self._first_trace = None
 
     def on_unmount(self) -> None:
-        loop = asyncio.get_running_loop()
-        for signum in SIGNALS:
-            loop.remove_signal_handler(signum)
-
-    # --- opening traces ---------------------------------------------------------------------
-    @property
-    def loading(self) -> bool:
-        """Whether a trace is being loaded (and will replace the screen once it is)."""
-        return self._loading is not None
-
-    def open_trace(self, path: Path | None) -> None:
-        """Show the trace at `path` instead of the current one, once it is loaded, rendered and
-        counted in a thread (the screen stays live meanwhile); a bad file is a notification
-        and the current trace stays."""
-        if path is not None:
-            self._load(Path(path))
-
-    def _load(self, path: Path, trace: Trace | None = None) -> None:
-        """Load `path` in a daemon thread, not a Textual worker: a worker runs on asyncio's
-        default executor, which asyncio.run waits for on exit, so `q` during a huge load would
-        wait for it. A newer load supersedes this one: its answer is then dropped."""
-        self._loads += 1
-        self._loading = path
-        threading.Thread(target=self._load_in_thread, args=(self._loads, path, trace),
-                         daemon=True, name=f"load {path.name}").start()
-
-    def _load_in_thread(self, number: int, path: Path, trace: Trace | None) -> None:
-        try:
-            # the turn list shows fewer rows than the terminal has
-            answer = Loaded(number, path, load_view(path, trace, self.config.history,
-                                                    self.size.height), None)
-        except TraceError as e:
-            answer = Loaded(number, path, None, one_line(str(e)))
-        try:
-            self.post_message(answer)
-        except RuntimeError:        # the app has exited (its event loop is closed): drop it
-            pass
-
-    def on_loaded(self, answer: Loaded) -> None:
-        if answer.number != self._loads:
-            return
-        self._loading = None
-        if answer.view is not None:
-            self._show_trace(answer.path, answer.view)
-        elif isinstance(self.screen, LoadingScreen):     # the trace the app was started with
-            self.error_line = answer.error
-            self.exit(return_code=2)
-        else:
-            self.notify(escape_controls(answer.error), title="cannot open trace",
-                        severity="error", timeout=10, markup=False)
-
-    def _show_trace(self, path: Path, view: TraceView) -> None:
-        self.trace_path = path
-        self.sub_title = path.name
-        screen = TraceScreen(view, source=path, price_model=self.config.price_model)
-        if isinstance(self.screen, (TraceScreen, LoadingScreen)):
-            self.switch_screen(screen)
-        else:
-            self.push_screen(screen)
+        self.leave_signals()
 
     def _unsaved_live_run(self) -> bool:
         screen = self.screen
@@ -282,56 +179,6 @@ class PtcApp(WhatIf, App):
         except RuntimeError:        # the app is not running (any more): say it on stderr
             _tell(f"warning: OTLP: {line}")
 
-    # --- signals -------------------------------------------------------------------------------
-    def stop_on_signal(self, signum: int) -> None:
-        """SIGINT, SIGTERM, SIGHUP (a closed terminal): save a live run's unsaved turns (to its
-        --save file, else to the autosave folder), then exit with 128 + the signal's number."""
-        self.stopped_by = signal.Signals(signum).name
-        live = next((s for s in self.screen_stack if isinstance(s, LiveScreen)), None)
-        if live is not None and len(live.session.turns) > live.saved_turns:
-            path = live.save_path or autosave_path(live.session.agent.name)
-            try:
-                save_trace(live.session.trace(), path)
-                self.saved_on_signal = f"saved the live run ({len(live.session.turns)} turns) " \
-                                       f"to {path}"
-            except (OSError, ValueError) as e:
-                self.saved_on_signal = f"could not save the live run: {path}: {e}"
-        self.exit(return_code=128 + signum)
-
-    def _name_autosaves(self) -> None:
-        found = unseen_autosaves()
-        if found:
-            more = f" (and {len(found) - 1} more in {found[0].parent})" if len(found) > 1 else ""
-            self.notify(escape_controls(f"a live run was saved when ptc-tui was stopped: "
-                                        f"{found[0]}{more}"), title="autosaved run",
-                        timeout=20, markup=False)
-
-    # --- command palette --------------------------------------------------------------------
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Textual's own commands (theme, keys, screenshot...), then every binding of the app
-        and of the screen below the palette, then one command per strategy."""
-        yield from super().get_system_commands(screen)
-        seen = {"quit"}
-        for binding in (*self.BINDINGS, *screen.BINDINGS):
-            if isinstance(binding, Binding) and binding.id and binding.action not in seen:
-                seen.add(binding.action)
-                owner = self if binding in self.BINDINGS else screen
-                keys = self._keymap.get(binding.id, binding.key)
-                yield SystemCommand(binding.description, _help(binding, keys),
-                                    lambda a=binding.action, o=owner: o.run_action(a))
-        if isinstance(screen, TraceScreen):
-            yield SystemCommand("Compare with…", "Compare this trace with another trace file, "
-                                "turn by turn", self.action_compare_with)
-            for name in screen.strategies:
-                yield SystemCommand(f"Strategy: {name}", f"Show the history under {name}",
-                                    lambda n=name: screen.set_strategy(n))
-
-
-def _help(binding: Binding, keys: str) -> str:
-    """`Save (ctrl+s)`: the keys as people write them, never Textual's names (`slash`)."""
-    shown = " / ".join(format_key(key.strip()) for key in keys.split(","))
-    return f"{binding.tooltip or binding.description} ({shown})"
-
 
 def run_app(path=None, session: Session | None = None, save_path=None,
             compare: tuple[Path, Path] | None = None,
@@ -379,6 +226,3 @@ def _tell(line: str) -> None:
     except OSError:
         pass
 
-
-def one_line(text: str) -> str:
-    return " ".join(text.split())

@@ -9,6 +9,7 @@ import pytest
 from textual.app import App
 
 import ptc_tui.app as app_module
+import ptc_tui.app_loading as loading_module
 from engine.agent import SubAgent
 from engine.llm import ScriptedLLM
 from engine.trace import save_trace
@@ -37,13 +38,13 @@ def huge_trace_file(tmp_path_factory):
 def blocked_loader(monkeypatch):
     """The loader waits until the test sets the event it returns (then loads as usual)."""
     release, started = threading.Event(), threading.Event()
-    load_view = app_module.load_view
+    load_view = loading_module.load_view
 
     def blocked(path, trace, options, first_turns):
         started.set()
         release.wait()
         return load_view(path, trace, options, first_turns)
-    monkeypatch.setattr(app_module, "load_view", blocked)
+    monkeypatch.setattr(loading_module, "load_view", blocked)
     yield release, started
     release.set()
 

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import ProgressBar
 
 import ptc_tui.app as app_module
+import ptc_tui.app_loading as loading_module
 import ptc_tui.screens.trace_screen as trace_screen
 from benchmarks.long_trace import long_trace
 from engine.trace import TraceError, load_trace, save_trace
@@ -51,13 +52,13 @@ def test_a_view_renders_and_counts_only_what_is_asked(long):
 
 @pytest.mark.anyio
 async def test_the_loader_counts_as_many_turns_as_the_terminal_has_rows(long, monkeypatch):
-    load_view, asked = app_module.load_view, []
+    load_view, asked = loading_module.load_view, []
 
     def spied(path, trace, options, first_turns):
         view = load_view(path, trace, options, first_turns)
         asked.append((first_turns, [view.rendering.counted(i) is not None for i in range(TURNS)]))
         return view
-    monkeypatch.setattr(app_module, "load_view", spied)
+    monkeypatch.setattr(loading_module, "load_view", spied)
     app = PtcApp(long)
     async with app.run_test(size=(160, 37)) as pilot:
         await settle(app, pilot)
@@ -66,7 +67,7 @@ async def test_the_loader_counts_as_many_turns_as_the_terminal_has_rows(long, mo
 
 def test_the_loader_leaves_what_it_read_out_of_later_garbage_collections(long, tmp_path):
     try:
-        view = app_module.load_view(long, None, None, 5)
+        view = loading_module.load_view(long, None, None, 5)
         assert gc.isenabled()                    # paused while reading, then on again
         assert gc.get_freeze_count() > 0
         assert not any(o is view.trace for o in gc.get_objects())
@@ -74,7 +75,7 @@ def test_the_loader_leaves_what_it_read_out_of_later_garbage_collections(long, t
         gc.unfreeze()
     (tmp_path / "broken.json").write_text("{ not json")
     with pytest.raises(TraceError):
-        app_module.load_view(tmp_path / "broken.json", None, None, 5)
+        loading_module.load_view(tmp_path / "broken.json", None, None, 5)
     assert gc.isenabled()
 
 
