@@ -140,8 +140,11 @@ APP_FLOORS = {
     "screens": {"widgets", "view"},
     "subcommands": {"view", "experiments", "config", "signals"},
     "app_what_if": {"screens", "widgets", "view"},
-    "app": {"app_what_if", "screens", "widgets", "view", "experiments", "config", "signals",
-            "autosave"},
+    "app_loading": {"screens", "widgets", "view"},
+    "app_signals": {"screens", "widgets", "signals", "autosave"},
+    "app_commands": {"screens"},
+    "app": {"app_what_if", "app_loading", "app_signals", "app_commands", "screens", "widgets",
+            "view", "experiments", "config"},
     "cli": {"subcommands", "config"},
     "__main__": {"cli"},
 }

@@ -11,7 +11,8 @@ from pathlib import Path
 from engine.agent.upstream import import_inspection
 from engine.trace import Trace, TraceError
 from engine.trace.disk import UnreadableFile, file_head, read_text
-from engine.trace.files import MAX_FILE_BYTES, UnreadableTrace, loads_trace
+from engine.trace.files import MAX_FILE_BYTES, loads_trace
+from engine.trace.model import UnreadableTrace
 from engine.trace.upstream import first_lines, is_inspection
 
 INSPECTION_SUFFIX = ".inspection.jsonl"

@@ -22,7 +22,7 @@ from engine.agent.upstream_outcome import (RecordedAnswers, compare, no_run_reas
 from engine.history import HistoryOpts, ToolInfo, Turn, Usage
 from engine.lisp import PtcError, run
 from engine.trace import AgentInfo, Outcome, Trace, TraceError
-from engine.trace.files import ROLES
+from engine.trace.model import ROLES
 from engine.trace.upstream import Canonical, Capability, Evaluation, read_canonical, read_inspection
 
 PROGRAM_TOOL = "run_ptc_lisp"

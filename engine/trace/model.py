@@ -10,6 +10,23 @@ from engine.history import HistoryOpts, RenderContext, ToolInfo, Turn
 FORMAT = "ptc-trace"
 VERSION = 1
 
+# A message is {role, content}; one sent with the reference implementation's tool calling also
+# keeps its `tool_calls` (assistant) or `tool_call_id` (tool), exactly as sent.
+MESSAGE_EXTRAS = ("tool_calls", "tool_call_id")
+ROLES = ("system", "user", "assistant", "tool")
+USAGE_KEYS = ("input_tokens", "output_tokens", "cached_tokens")
+OPTIONAL_USAGE_KEYS = ("cache_write_tokens", "reasoning_tokens")   # written when reported
+MAX_COST_USD = 1e9
+
+
+class TraceError(Exception):
+    """A trace file that cannot be read; the message names the file and the problem."""
+
+
+class UnreadableTrace(TraceError):
+    """A trace file that cannot be read at all (missing, not a regular file, too large), as
+    opposed to one that reads but is not a valid trace."""
+
 
 @dataclass(frozen=True)
 class AgentInfo:

@@ -20,7 +20,8 @@ from datetime import datetime, timezone
 
 from engine.history import Turn
 from engine.trace import strict_json
-from engine.trace.files import TraceError, parse_json, trace_from_json, trace_to_json
+from engine.trace.files import parse_json, trace_from_json, trace_to_json
+from engine.trace.model import TraceError
 from engine.trace.model import FORMAT, Trace
 from engine.trace.otel_attributes import (CHAT, EXECUTE_PROGRAM, EXECUTE_TOOL, INVOKE_AGENT,
                                           REPLY_FAILURES, attr, chat_attrs, program_attrs,

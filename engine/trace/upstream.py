@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from engine.trace.files import TraceError
+from engine.trace.model import TraceError
 
 KNOWN_SCHEMA_VERSIONS = (1, 2)
 ENVELOPE = {"schema_version", "run_id", "trace_id", "sequence", "timestamp", "record_type",

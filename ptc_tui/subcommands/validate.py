@@ -14,7 +14,8 @@ from engine.agent.open_trace import is_inspection_file
 from engine.history import render_turns
 from engine.lisp import pr_str
 from engine.trace import Trace, TraceError
-from engine.trace.files import UnreadableTrace, content_digest, load_trace_doc, trace_from_json
+from engine.trace.files import content_digest, load_trace_doc, trace_from_json
+from engine.trace.model import UnreadableTrace
 from ptc_tui.subcommands.common import CommandError, read_trace
 from ptc_tui.subcommands.output import Output
 

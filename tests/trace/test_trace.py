@@ -14,7 +14,8 @@ from engine.lisp import Keyword, pr_str, run
 from engine.lisp.values import Symbol, Var
 from engine.llm import ScriptedLLM
 from engine.trace import TraceError, dumps_trace, load_trace, loads_trace, save_trace
-from engine.trace import files as trace_files
+from engine.trace import decoding, files as trace_files
+from engine.trace.model import MAX_COST_USD
 from engine.trace.values import decode, encode
 
 
@@ -317,8 +318,8 @@ def test_a_pinned_trace_has_its_volatile_fields_fixed_and_nothing_else_changed(s
                                                                  trace.outcome)
 
 
-@pytest.mark.parametrize("field, limit", [(["llm_ms"], trace_files.MAX_MS),
-                                          (["usage", "cost_usd"], trace_files.MAX_COST_USD)])
+@pytest.mark.parametrize("field, limit", [(["llm_ms"], decoding.MAX_MS),
+                                          (["usage", "cost_usd"], MAX_COST_USD)])
 def test_times_and_costs_load_up_to_their_limit_and_no_further(session, tmp_path, field, limit):
     doc = good_doc(session)
     doc["turns"][0]["usage"] = {"input_tokens": 10}
