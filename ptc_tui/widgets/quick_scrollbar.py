@@ -43,7 +43,7 @@ class QuickScrollBar(ScrollBar):
             virtual_size=bar.virtual_size, window_size=bar.window_size, position=bar.position,
             thickness=width if self.vertical else height, vertical=self.vertical,
             back_color=style.bgcolor or DEFAULT_BACK, bar_color=style.color or DEFAULT_BAR)
-        if self.vertical:                    # a segment a row, of a handful of kinds: a
+        if self.vertical:                    # a segment a row; rows of a few kinds, one
             kinds = {s: Strip([s], width) for s in set(segments.segments)}   # Strip a kind
             return [kinds[s] for s in segments.segments]
         lines = Segment.split_lines(segments.segments)   # `height` rows of the same cells,
