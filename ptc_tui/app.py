@@ -5,6 +5,7 @@ help. Its other parts are mixed in: loading traces (app_loading), saving on a si
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -32,6 +33,13 @@ from ptc_tui.experiments.record import FILE_NAME as EXPERIMENT_FILE
 from ptc_tui.view.experiment import ExperimentView
 from ptc_tui.view.runs import find_runs, listed
 from ptc_tui.widgets import escape_controls
+
+# While the app runs, Python's collector of reference cycles runs less often. Drawing a key
+# press makes a hundred thousand short-lived containers (Textual's strips, each with its
+# caches); at Python's default (a young collection every 700 of them) a key on a late turn of
+# the 200-turn benchmark trace set off some 40 collections, and a full one every key or two
+# (20-40 ms of its own). Nearly all of that memory is freed by reference counting anyway.
+GC_THRESHOLDS = (10_000, 10, 10)
 
 # A trace file up to this size is read and checked before the app starts (a few milliseconds),
 # so a broken one is a line on stderr without a screen; a larger one is read by the loader.
@@ -95,6 +103,8 @@ class PtcApp(TraceLoading, SavesOnSignal, WhatIf, PaletteCommands, App):
                             if compare is not None else None)
 
     def on_mount(self) -> None:
+        self._gc_thresholds = gc.get_threshold()
+        gc.set_threshold(*GC_THRESHOLDS)
         self.handle_signals()
         if self.spans is not None:
             self.spans.warn = self.warn_from_thread
@@ -117,6 +127,7 @@ class PtcApp(TraceLoading, SavesOnSignal, WhatIf, PaletteCommands, App):
             self._first_trace = None
 
     def on_unmount(self) -> None:
+        gc.set_threshold(*self._gc_thresholds)
         self.leave_signals()
 
     def _unsaved_live_run(self) -> bool:
