@@ -39,7 +39,7 @@ def textual_cells(app, bar) -> list[list[tuple]]:
     return cells(app.console.render_lines(bar.render(), options, pad=False))
 
 
-async def test_the_scrollbars_draw_the_cells_textual_draws_wherever_they_are(monkeypatch):
+async def test_the_scrollbars_draw_the_cells_textual_draws_wherever_they_are():
     app = PtcApp(sample("long_exploration"))
     async with app.run_test(size=WIDE) as pilot:
         await pilot.press("colon", "2", "0", "enter")     # a long request: both bars show
