@@ -16,10 +16,10 @@ from engine.agent import Session
 from engine.agent.open_trace import open_trace
 from engine.trace import TraceError, trace_file_size
 from ptc_tui.app_commands import PaletteCommands
-from ptc_tui.app_loading import TraceLoading, one_line
+from ptc_tui.app_loading import TraceLoading
 from ptc_tui.app_signals import SavesOnSignal
 from ptc_tui.app_what_if import WhatIf
-from ptc_tui.config import Config, ConfigError
+from ptc_tui.config import Config
 from ptc_tui.screens import LiveScreen, TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.experiment_screen import ExperimentScreen
@@ -29,7 +29,6 @@ from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.screens.pane_layout import PaneLayout
 from ptc_tui.screens.runs_screen import RunsScreen
 from ptc_tui.view.compare import Comparison
-from ptc_tui.experiments.record import FILE_NAME as EXPERIMENT_FILE
 from ptc_tui.view.experiment import ExperimentView
 from ptc_tui.view.runs import find_runs, listed
 from ptc_tui.widgets import escape_controls
@@ -188,50 +187,11 @@ class PtcApp(TraceLoading, SavesOnSignal, WhatIf, PaletteCommands, App):
             self.notify(escape_controls(line), title="OTLP", severity="warning", timeout=10,
                         markup=False)
         except RuntimeError:        # the app is not running (any more): say it on stderr
-            _tell(f"warning: OTLP: {line}")
+            tell(f"warning: OTLP: {line}")
 
 
-def run_app(path=None, session: Session | None = None, save_path=None,
-            compare: tuple[Path, Path] | None = None,
-            experiment: ExperimentView | None = None, live_experiment=None,
-            spans=None, config: Config | None = None, runs: Path | None = None) -> int:
-    """Open the trace at `path`, step `session` live (saving it to `save_path` after every
-    turn), compare two trace files, or show an experiment; 0 once the user quits, 2 (and a message) for a trace
-    file that cannot be read, 128 + the signal's number when a signal ended it (its live run
-    saved first). `config`: the config file's settings (its [keys] are checked here)."""
-    try:
-        if config is not None:
-            from ptc_tui.keymap import app_bindings
-            config.check_keys(app_bindings())
-        app = PtcApp(path, session=session, save_path=save_path, compare=compare,
-                     experiment=experiment, live_experiment=live_experiment, spans=spans,
-                     config=config, runs=runs)
-    except (TraceError, ConfigError) as e:
-        print(f"ptc-tui: {one_line(str(e))}", file=sys.stderr)
-        return 2
-    try:
-        app.run()
-    except OSError:           # the terminal is gone (SIGHUP): the run was saved before
-        if app.stopped_by is None:
-            raise
-    if app.error_line is not None:
-        _tell(app.error_line)
-    if app.stopped_by is not None:
-        _tell(f"stopped by {app.stopped_by}" +
-              (f"; {app.saved_on_signal}" if app.saved_on_signal else ""))
-    return app.return_code or 0
-
-
-def open_directory(folder: Path, config: Config | None = None) -> int:
-    """`ptc-tui DIR`: the experiment screen for a folder holding an experiment, else the runs
-    screen of every trace under it."""
-    folder = Path(folder)
-    if (folder / EXPERIMENT_FILE).exists():
-        return run_app(experiment=ExperimentView.of(folder), config=config)
-    return run_app(runs=folder, config=config)
-
-
-def _tell(line: str) -> None:
+def tell(line: str) -> None:
+    """`line` on stderr as `ptc-tui: line` (nothing when stderr is gone)."""
     try:
         print(f"ptc-tui: {line}", file=sys.stderr)
     except OSError:

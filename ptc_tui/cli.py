@@ -123,7 +123,7 @@ def main(argv=None, out: Output | None = None) -> int:
         except SystemExit as e:              # --help, --version
             return e.code if isinstance(e.code, int) else 0
         if args.command is None:
-            from ptc_tui.app import run_app
+            from ptc_tui.launch import run_app
             demo = load_agent_file(DEMO_AGENT)
             return run_app(session=demo.agent.start(demo.scripted_llm()), config=config)
         return args.func(args, out if out is not None else for_stdout())
@@ -154,14 +154,14 @@ def open_path(path: str, config: Config, commands=()) -> int:
             and os.sep not in path else []
         hint = f" (or did you mean the command {near[0]}?)" if near else ""
         raise CommandError(f"{path}: no such file or directory{hint}")
-    from ptc_tui.app import run_app              # Textual loads only for the app
+    from ptc_tui.launch import run_app              # Textual loads only for the app
     return run_app(path, config=config)
 
 
 def open_directory(folder: Path, config: Config) -> int:
     """`ptc-tui DIR`: the experiment screen for a folder holding an experiment, else the runs
     screen of every trace under it."""
-    from ptc_tui.app import open_directory as open_in_app     # Textual loads only for the app
+    from ptc_tui.launch import open_directory as open_in_app     # Textual loads only for the app
     return open_in_app(folder, config)
 
 

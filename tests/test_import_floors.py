@@ -145,6 +145,7 @@ APP_FLOORS = {
     "app_commands": {"screens"},
     "app": {"app_what_if", "app_loading", "app_signals", "app_commands", "screens", "widgets",
             "view", "experiments", "config"},
+    "launch": {"app", "app_loading", "keymap", "config", "view", "experiments"},
     "cli": {"subcommands", "config"},
     "__main__": {"cli"},
 }

@@ -36,10 +36,10 @@ def test_ci_runs_the_readme_test_command():
 
 
 def test_no_arguments_steps_the_bundled_demo_agent_live(monkeypatch):
-    import ptc_tui.app
+    import ptc_tui.launch
     from ptc_tui.cli import main
     opened = []
-    monkeypatch.setattr(ptc_tui.app, "run_app",
+    monkeypatch.setattr(ptc_tui.launch, "run_app",
                         lambda path=None, session=None, **kw: opened.append(session) or 0)
     assert main([]) == 0
     [session] = opened

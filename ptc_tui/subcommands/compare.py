@@ -39,7 +39,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
             print(f"ptc-tui: {' '.join(problem.split())}", file=sys.stderr)
         return 2
     if not args.json and not args.no_tui and sys.stdout.isatty():
-        from ptc_tui.app import run_app          # Textual loads only for the app
+        from ptc_tui.launch import run_app          # Textual loads only for the app
         return run_app(compare=(Path(args.a), Path(args.b)))
     comparison = Comparison.of(*traces, args.a, args.b)
     if args.json:

@@ -90,7 +90,7 @@ def on_screen(experiment: Experiment, runs: list, kept: list[dict], jobs: int,
     """The experiment screen filling in as runs finish; once the app is left, the runs still
     going are stopped (the finished ones kept) and the result table printed. 0 when every run
     finished, 130 (as Ctrl-C) when it was stopped before, 128 + N on signal N."""
-    from ptc_tui.app import run_app          # Textual loads only for the app
+    from ptc_tui.launch import run_app          # Textual loads only for the app
     from ptc_tui.view.experiment import ExperimentView
     folder, header = experiment.out_dir, experiment.header
     save_experiment(folder, experiment_doc(header, kept, finished=False))

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     session = start(args)
     with streamed(args.otlp_endpoint, session) as spans:
         if not args.no_tui and sys.stdout.isatty():
-            from ptc_tui.app import run_app          # Textual loads only for the app
+            from ptc_tui.launch import run_app          # Textual loads only for the app
             return run_app(session=session, save_path=args.output, spans=spans)
         return drive_fork(session, args, out)
 

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     session = agent.start(llm, compress_history=history_option(agent.compress_history, args))
     with streamed(args.otlp_endpoint, session) as spans:
         if not args.no_tui and sys.stdout.isatty():
-            from ptc_tui.app import run_app          # Textual loads only for the app
+            from ptc_tui.launch import run_app          # Textual loads only for the app
             return run_app(session=session, save_path=args.save, spans=spans)
         out.line(f"{agent_file.path}: {agent.name}, strategy {session.opts.strategy}, "
                  f"max {agent.max_turns} turns, LLM {llm_name(llm)}")

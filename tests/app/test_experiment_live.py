@@ -175,7 +175,7 @@ def experiment_argv(folder) -> list[str]:
 def test_on_a_terminal_the_command_opens_the_live_screen_then_prints_the_table(
         tmp_path, monkeypatch):
     import sys
-    import ptc_tui.app
+    import ptc_tui.launch
     opened = []
 
     def app_runs_to_the_end(**kw):         # what the screen does: start it, see it through
@@ -186,7 +186,7 @@ def test_on_a_terminal_the_command_opens_the_live_screen_then_prints_the_table(
         live.wait()
         return 0
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(ptc_tui.app, "run_app", app_runs_to_the_end)
+    monkeypatch.setattr(ptc_tui.launch, "run_app", app_runs_to_the_end)
     out = io.StringIO()
     assert main(experiment_argv(tmp_path / "x"), out=Output(out)) == 0
     assert len(opened) == 1 and opened[0]["spans"] is None
@@ -197,9 +197,9 @@ def test_on_a_terminal_the_command_opens_the_live_screen_then_prints_the_table(
 
 def test_leaving_the_app_before_the_end_stops_it_with_status_130(tmp_path, monkeypatch):
     import sys
-    import ptc_tui.app
+    import ptc_tui.launch
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(ptc_tui.app, "run_app", lambda **kw: 0)       # quit at once
+    monkeypatch.setattr(ptc_tui.launch, "run_app", lambda **kw: 0)       # quit at once
     out = io.StringIO()
     assert main(experiment_argv(tmp_path / "x"), out=Output(out)) == 130
     assert "stopped after 0 of 4 runs" in out.getvalue()
@@ -208,9 +208,9 @@ def test_leaving_the_app_before_the_end_stops_it_with_status_130(tmp_path, monke
 
 def test_json_on_a_terminal_stays_headless(tmp_path, monkeypatch, capsys):
     import sys
-    import ptc_tui.app
+    import ptc_tui.launch
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(ptc_tui.app, "run_app", lambda **kw: pytest.fail("the app opened"))
+    monkeypatch.setattr(ptc_tui.launch, "run_app", lambda **kw: pytest.fail("the app opened"))
     assert main(experiment_argv(tmp_path / "x") + ["--json"]) == 0
     assert '"option_sets"' in capsys.readouterr().out
 

@@ -155,9 +155,9 @@ def test_a_broken_experiment_json_is_one_line(tmp_path, capsys):
 
 
 def test_the_folder_opens_the_experiment_screen(folder, monkeypatch):
-    import ptc_tui.app
+    import ptc_tui.launch
     opened = []
-    monkeypatch.setattr(ptc_tui.app, "run_app", lambda **kw: opened.append(kw) or 0)
+    monkeypatch.setattr(ptc_tui.launch, "run_app", lambda **kw: opened.append(kw) or 0)
     assert main([str(folder)]) == 0
     [kwargs] = opened
     assert kwargs["experiment"].folder == folder and len(kwargs["experiment"].doc["runs"]) == 8

@@ -13,7 +13,8 @@ import ptc_tui.app_loading as loading_module
 from engine.agent import SubAgent
 from engine.llm import ScriptedLLM
 from engine.trace import save_trace
-from ptc_tui.app import CHECKED_UP_FRONT_BYTES, PtcApp, run_app
+from ptc_tui.app import CHECKED_UP_FRONT_BYTES, PtcApp
+from ptc_tui.launch import run_app
 from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.loading_screen import LoadingScreen
 from tests.app.conftest import WIDE, settle

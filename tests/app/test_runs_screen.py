@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, ProgressBar
 
-from ptc_tui.app import PtcApp, open_directory
+from ptc_tui.app import PtcApp
+from ptc_tui.launch import open_directory
 from ptc_tui.cli import main
 from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
@@ -272,9 +273,9 @@ async def test_state_shown_in_the_snapshot(folder):
 
 
 def test_the_folder_opens_the_runs_screen(folder, monkeypatch):
-    import ptc_tui.app
+    import ptc_tui.launch
     opened = []
-    monkeypatch.setattr(ptc_tui.app, "run_app", lambda **kw: opened.append(kw) or 0)
+    monkeypatch.setattr(ptc_tui.launch, "run_app", lambda **kw: opened.append(kw) or 0)
     assert main([str(folder)]) == 0
     assert [kw["runs"] for kw in opened] == [folder]
 

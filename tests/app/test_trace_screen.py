@@ -2,7 +2,8 @@
 
 import pytest
 
-from ptc_tui.app import PtcApp, run_app
+from ptc_tui.app import PtcApp
+from ptc_tui.launch import run_app
 from ptc_tui.screens import STRATEGY_CYCLE
 from ptc_tui.widgets import MemoryPanel, MessagePanel, ProgramPanel, TraceHeader, TurnList
 from ptc_tui.widgets.trace_header import header_text

@@ -99,7 +99,7 @@ def test_on_a_terminal_compare_opens_the_app(monkeypatch, cli):
     import ptc_tui.app
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(ptc_tui.app, "run_app", lambda *a, **kw: opened.append(kw) or 0)
+    monkeypatch.setattr(ptc_tui.launch, "run_app", lambda *a, **kw: opened.append(kw) or 0)
     assert cli("compare", PRODUCT, STRATEGY).status == 0
     assert [str(p) for p in opened[0]["compare"]] == [str(PRODUCT), str(STRATEGY)]
     assert cli("compare", PRODUCT, STRATEGY, "--json").status == 0 and len(opened) == 1

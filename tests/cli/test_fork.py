@@ -145,7 +145,7 @@ def test_on_a_terminal_fork_opens_the_app_on_the_fork(monkeypatch, cli):
     import ptc_tui.app
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(ptc_tui.app, "run_app", lambda *a, **kw: opened.append(kw) or 0)
+    monkeypatch.setattr(ptc_tui.launch, "run_app", lambda *a, **kw: opened.append(kw) or 0)
     assert cli("fork", PRODUCT, "--at", 3, "-o", "out.json").status == 0
     session = opened[0]["session"]
     assert len(session.turns) == 2 and session.parent.turn == 3 and not session.done

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import ptc_tui.app
+import ptc_tui.launch
 from engine.agent.open_trace import open_trace
 from engine.trace import dumps_trace, load_trace
 from tests.cli.conftest import PRODUCT_AGENT, PRODUCT_TRACE
@@ -21,7 +21,7 @@ from tests.cli.conftest import PRODUCT_AGENT, PRODUCT_TRACE
 def opened(monkeypatch):
     """What `ptc-tui PATH` would open in the app (positional and keyword arguments)."""
     calls = []
-    monkeypatch.setattr(ptc_tui.app, "run_app",
+    monkeypatch.setattr(ptc_tui.launch, "run_app",
                         lambda *a, **kw: calls.append((a, kw)) or 0)
     return calls
 

@@ -74,7 +74,7 @@ def test_on_a_terminal_run_opens_the_app_on_the_session(monkeypatch, tmp_path):
     from ptc_tui.cli import main
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    monkeypatch.setattr(ptc_tui.app, "run_app",
+    monkeypatch.setattr(ptc_tui.launch, "run_app",
                         lambda path=None, session=None, save_path=None, spans=None:
                         opened.append((session, save_path)) or 0)
     replies = tmp_path / "replies.json"
