@@ -1,5 +1,5 @@
 """Runs: every trace under a folder as one row of the runs browser (no Textual). Finding the
-files is quick (a name and a peek at each file's first bytes), so the list shows at once;
+files is quick (a name and a peek at each file's start), so the list shows at once;
 reading a run (`read_run`: its agent, outcome, turns, tokens and cost) is what a worker does
 file by file."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,12 +17,16 @@ from engine.history import BASELINE
 from engine.llm import spec_model
 from engine.tokens import total_cost, turn_cost
 from engine.trace import Trace, TraceError
+from engine.trace.disk import file_head
 from ptc_tui.view.calls import prices_or_none
 from ptc_tui.view.renders import Renders
 from ptc_tui.view.trace_view import outcome_text
 
-PEEK_BYTES = 256            # our trace files start with their format's name
-TRACE_MARK = b'"format": "ptc-trace"'
+# A trace names its format near its start, or after its agent when re-written with sorted keys
+# (some 5-11 KB in the samples): found in the first PEEK_BYTES, decompressed when gzip.
+PEEK_BYTES = 64 * 1024
+TRACE_MARK = re.compile(rb'"format"[ \t\n\r]*:[ \t\n\r]*"ptc-trace"')
+TRACE_SUFFIXES = (".json", ".json.gz")
 OUTCOMES = ("returned", "failed", "out of turns", "running", "unreadable")
 UPSTREAM_REPORT = "report.json"      # ptc_runner writes its run's final report beside the run
 
@@ -61,28 +66,24 @@ class RunRow:
 # --- finding the files ----------------------------------------------------------------------
 
 def find_runs(folder: Path) -> list[Path]:
-    """Every trace file under `folder`, recursively, by path: our traces (JSON that starts as
-    one does) and the reference implementation's inspection artifacts. Hidden folders and
-    symbolic links are not followed."""
+    """Every trace file under `folder`, recursively, by path: our traces (`.json` or
+    `.json.gz` files, gzip-compressed or not, whose start names their format) and the
+    reference implementation's inspection artifacts. Hidden folders and symbolic links are not
+    followed."""
     found = []
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             path = Path(root) / name
-            if name.endswith(INSPECTION_SUFFIX) or (name.endswith(".json")
+            if name.endswith(INSPECTION_SUFFIX) or (name.endswith(TRACE_SUFFIXES)
                                                     and _starts_as_trace(path)):
                 found.append(path)
     return sorted(found)
 
 
 def _starts_as_trace(path: Path) -> bool:
-    try:
-        if not path.is_file():              # never open a FIFO or a device
-            return False
-        with open(path, "rb") as f:
-            return TRACE_MARK in f.read(PEEK_BYTES)
-    except OSError:
-        return False
+    start = file_head(path, PEEK_BYTES)        # None for a FIFO, a device, an unreadable file
+    return start is not None and TRACE_MARK.search(start) is not None
 
 
 def listed(folder: Path, paths: Iterable[Path]) -> list[RunRow]:
