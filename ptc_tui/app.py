@@ -193,7 +193,7 @@ class PtcApp(TraceLoading, SavesOnSignal, WhatIf, PaletteCommands, App):
 def tell(line: str) -> None:
     """`line` on stderr as `ptc-tui: line` (nothing when stderr is gone)."""
     try:
-        print(f"ptc-tui: {line}", file=sys.stderr)
+        print(f"ptc-tui: {escape_controls(line)}", file=sys.stderr)
     except OSError:
         pass
 

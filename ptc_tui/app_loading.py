@@ -113,4 +113,4 @@ class TraceLoading:
 
 
 def one_line(text: str) -> str:
-    return " ".join(text.split())
+    return escape_controls(" ".join(text.split()))

@@ -30,6 +30,7 @@ from ptc_tui.subcommands.common import CommandError
 from ptc_tui.subcommands.examples import HelpFormatter, epilog
 from ptc_tui.subcommands.output import Output, for_stdout
 from ptc_tui.config import Config, ConfigError, apply_defaults, load_config
+from ptc_tui.view.plain_text import escape_controls
 from sample_traces import HERE as SAMPLES
 
 MAX_SOURCE_BYTES = 16 * 1024 * 1024       # a program, not a data set
@@ -180,7 +181,7 @@ def one_line(error: Exception) -> str:
         text = f"{error.filename}: {error.strerror or error}"
     else:
         text = str(error) or type(error).__name__
-    return " ".join(text.split())
+    return escape_controls(" ".join(text.split()))
 
 
 if __name__ == "__main__":

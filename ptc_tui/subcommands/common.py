@@ -15,6 +15,7 @@ from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
 from engine.tokens import CallCost
 from engine.trace.disk import starts_with, target_problem
 from ptc_tui.subcommands.output import Output
+from ptc_tui.view.plain_text import escape_controls, escape_json_controls
 from ptc_tui.view.formats import cost_text
 from ptc_tui.view.options import BY_NAME, FIELDS
 
@@ -176,8 +177,9 @@ def options_json(recorded: HistoryOpts, shown: HistoryOpts) -> dict:
 
 
 def print_json(doc, out: Output) -> None:
-    """A JSON document for machines, straight to the output stream (never through Rich)."""
-    out.stream.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    """A JSON document for machines, straight to the output stream (never through Rich), with
+    the characters a terminal would act on escaped (the same document once parsed)."""
+    out.stream.write(escape_json_controls(json.dumps(doc, indent=1, ensure_ascii=False)) + "\n")
 
 
 def tokens(n: int | None) -> str:
@@ -236,5 +238,5 @@ def read_trace(path, canonical=None):
     from engine.agent.open_trace import open_trace
 
     def warn(line: str) -> None:
-        print(f"ptc-tui: {os.fspath(path)}: warning: {line}", file=sys.stderr)
+        print(escape_controls(f"ptc-tui: {os.fspath(path)}: warning: {line}"), file=sys.stderr)
     return open_trace(path, warn, canonical)

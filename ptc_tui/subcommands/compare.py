@@ -14,6 +14,7 @@ from ptc_tui.subcommands.common import print_json, read_trace, tokens
 from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.view.compare import Comparison, RunSummary, SideTurn
 from ptc_tui.view.formats import cost_text
+from ptc_tui.view.plain_text import escape_controls
 
 
 def add_parser(sub) -> None:
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
             problems.append(str(e))
     if problems:
         for problem in problems:
-            print(f"ptc-tui: {' '.join(problem.split())}", file=sys.stderr)
+            print(f"ptc-tui: {escape_controls(' '.join(problem.split()))}", file=sys.stderr)
         return 2
     if not args.json and not args.no_tui and sys.stdout.isatty():
         from ptc_tui.launch import run_app          # Textual loads only for the app

@@ -17,6 +17,7 @@ from engine.agent.open_trace import is_inspection_file
 from ptc_tui.subcommands.common import CommandError, add_force_option, check_target, read_trace
 from ptc_tui.subcommands.otlp import open_stream
 from ptc_tui.subcommands.output import Output
+from ptc_tui.view.plain_text import escape_controls, escape_json_controls
 
 
 def add_parser(sub) -> None:
@@ -69,8 +70,8 @@ def send(args: argparse.Namespace, out: Output) -> int:
     stream.send_trace(trace)
     stream.close()
     if stream.failure is not None:
-        print(f"ptc-tui: {stream.url}: cannot send the spans: {stream.failure}",
-              file=sys.stderr)
+        print(escape_controls(f"ptc-tui: {stream.url}: cannot send the spans: "
+                              f"{stream.failure}"), file=sys.stderr)
         return 1
     out.line(f"sent the spans of {args.trace} ({len(trace.turns)} turns) to {stream.url}")
     return 0
@@ -86,7 +87,8 @@ def import_(args: argparse.Namespace, out: Output) -> int:
         return 0
     if args.canonical:
         raise CommandError(f"{args.otlp}: --trace goes with a ptc_runner run.inspection.jsonl")
-    warn = (lambda line: print(f"ptc-tui: {args.otlp}: warning: {line}", file=sys.stderr)) \
+    warn = (lambda line: print(escape_controls(f"ptc-tui: {args.otlp}: warning: {line}"),
+                               file=sys.stderr)) \
         if args.lenient else None
     trace = loads_otlp(read_text(args.otlp, MAX_FILE_BYTES), args.otlp, warn)
     write(dumps_trace(trace), args.output)
@@ -94,8 +96,10 @@ def import_(args: argparse.Namespace, out: Output) -> int:
 
 
 def write(text: str, path: str | None) -> None:
-    """JSON to a file (atomically), or to stdout exactly as it is (it is data, not a view)."""
+    """JSON to a file (atomically) as it is, or to stdout with the characters a terminal would
+    act on escaped (the same JSON once parsed)."""
     if path is None:
+        text = escape_json_controls(text)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
         write_atomically(path, text)

@@ -10,6 +10,7 @@ import sys
 from contextlib import contextmanager
 
 from ptc_tui.subcommands.common import CommandError
+from ptc_tui.view.plain_text import escape_controls
 
 ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
 DISABLED_VARIABLE = "OTEL_SDK_DISABLED"
@@ -25,7 +26,7 @@ def add_otlp_option(parser) -> None:
 
 
 def warn(line: str) -> None:
-    print(f"ptc-tui: warning: OTLP: {line}", file=sys.stderr)
+    print(escape_controls(f"ptc-tui: warning: OTLP: {line}"), file=sys.stderr)
 
 
 def sdk_disabled() -> bool:

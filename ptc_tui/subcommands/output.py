@@ -1,23 +1,17 @@
 """Where commands write: Rich tables on a terminal, plain aligned text in pipes and CI.
 
-Text from traces (programs, prints, messages) is never read as Rich markup, and on a terminal
-its control characters are shown escaped (`\\x1b`) rather than sent to the terminal.
+Text from traces (programs, prints, messages) is never read as Rich markup, and its control
+characters are written escaped (`\\x1b`), in a pipe too (a pipe often ends in a terminal:
+`| head`, `| less -R`, a CI log); `--json` keeps every character.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-# C0 controls but tab and newline, DEL, and C1 controls (\x9b is a one-byte CSI).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def visible(text: str) -> str:
-    """`text` with control characters written as escapes, safe to show on a terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+from ptc_tui.view.plain_text import escape_controls
 
 
 @dataclass(frozen=True)
@@ -34,19 +28,20 @@ class Output:
 
     def line(self, text: str = "", style: str | None = None) -> None:
         """One line (or several), literally."""
-        print(text, file=self.stream)
+        print(escape_controls(text), file=self.stream)
 
     def heading(self, text: str) -> None:
         """A separator naming what follows (a message's role and size)."""
-        print(f"----- {text} -----", file=self.stream)
+        print(f"----- {escape_controls(text)} -----", file=self.stream)
 
     def verbatim(self, text: str) -> None:
-        """Text from a trace exactly as it is (on a terminal: control characters escaped)."""
-        print(text, file=self.stream)
+        """Text from a trace as it is, but for its control characters, escaped."""
+        print(escape_controls(text), file=self.stream)
 
     def table(self, columns: list[Column], rows: list[list[str]],
               footer: list[str] | None = None) -> None:
-        all_rows = [[c.header for c in columns], *rows, *([footer] if footer else [])]
+        all_rows = [[escape_controls(cell) for cell in row]
+                    for row in ([c.header for c in columns], *rows, *([footer] if footer else []))]
         widths = [max(len(r[i]) for r in all_rows) for i in range(len(columns))]
         for row in all_rows:
             cells = [cell.rjust(w) if col.right else cell.ljust(w)
@@ -65,15 +60,15 @@ class RichOutput(Output):
 
     def line(self, text: str = "", style: str | None = None) -> None:
         from rich.text import Text
-        self.console.print(Text(visible(text), style=style or ""), soft_wrap=True)
+        self.console.print(Text(escape_controls(text), style=style or ""), soft_wrap=True)
 
     def heading(self, text: str) -> None:
         from rich.text import Text
-        self.console.rule(Text(visible(text), style="bold"), align="left")
+        self.console.rule(Text(escape_controls(text), style="bold"), align="left")
 
     def verbatim(self, text: str) -> None:
         from rich.text import Text
-        self.console.print(Text(visible(text)), soft_wrap=True)
+        self.console.print(Text(escape_controls(text)), soft_wrap=True)
 
     def table(self, columns: list[Column], rows: list[list[str]],
               footer: list[str] | None = None) -> None:
@@ -83,9 +78,9 @@ class RichOutput(Output):
         table = Table(box=box.SIMPLE_HEAD, show_footer=footer is not None, pad_edge=False)
         for i, c in enumerate(columns):
             table.add_column(Text(c.header), justify="right" if c.right else "left",
-                             footer=Text(visible(footer[i])) if footer else "")
+                             footer=Text(escape_controls(footer[i])) if footer else "")
         for row in rows:
-            table.add_row(*(Text(visible(cell)) for cell in row))
+            table.add_row(*(Text(escape_controls(cell)) for cell in row))
         self.console.print(table)
 
 

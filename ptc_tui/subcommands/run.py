@@ -19,6 +19,7 @@ from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.subcommands.output import Output
 from ptc_tui.signals import Interrupted, deferred, interruptible
 from ptc_tui.view.status import turn_status
+from ptc_tui.view.plain_text import text_lines
 
 PROGRAM_LINES = 3
 PRINTS_SHOWN = 5
@@ -141,7 +142,7 @@ def show_turn(turn: Turn, out: Output) -> None:
     if turn.program is None:
         out.line(f"  reply: {cut(turn.raw_response)}")
     else:
-        lines = turn.program.splitlines() or [""]
+        lines = text_lines(turn.program) or [""]
         for i, line in enumerate(lines[:PROGRAM_LINES]):
             out.line(("  program: " if i == 0 else "           ") + line)
         if len(lines) > PROGRAM_LINES:

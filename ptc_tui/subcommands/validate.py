@@ -18,6 +18,7 @@ from engine.trace.files import content_digest, load_trace_doc, trace_from_json
 from engine.trace.model import UnreadableTrace
 from ptc_tui.subcommands.common import CommandError, read_trace
 from ptc_tui.subcommands.output import Output
+from ptc_tui.view.plain_text import escape_controls
 
 
 def add_parser(sub) -> None:
@@ -65,7 +66,7 @@ def imported(name: str, trace: Trace, doc: dict, out: Output) -> int:
 
 
 def invalid(problem: str) -> int:
-    print(f"ptc-tui: {' '.join(problem.split())}", file=sys.stderr)
+    print(f"ptc-tui: {escape_controls(' '.join(problem.split()))}", file=sys.stderr)
     return 1
 
 

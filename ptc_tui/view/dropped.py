@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from engine.history import CallRef, HistoryOpts, RenderStats, Turn
 from engine.lisp import format_value
+from ptc_tui.view.plain_text import text_lines
 
 LINE_CHARS = 80
 
@@ -20,7 +21,7 @@ class Dropped:
 
 def one_line(text: str, limit: int = LINE_CHARS) -> str:
     """The first line of `text`, cut to `limit` characters, `…` marking anything left out."""
-    lines = text.splitlines() or [""]
+    lines = text_lines(text) or [""]
     first = lines[0]
     cut = len(first) > limit or len(lines) > 1
     return first[:limit] + ("…" if cut else "")

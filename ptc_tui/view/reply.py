@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from engine.agent.extract import program_spans
 from ptc_tui.view.panes import clipped
+from ptc_tui.view.plain_text import text_lines
 
 FOLDED_LINES = 3          # lines of each piece of prose shown while the reply is folded
 
@@ -20,7 +21,7 @@ class ReplyPart:
     @property
     def code_lines(self) -> int:
         """Lines of code in a run block, its fences not counted."""
-        lines = self.text.splitlines()
+        lines = text_lines(self.text)
         return len(lines) - 2 * (len(lines) >= 2 and lines[0].startswith("```"))
 
 
@@ -34,7 +35,7 @@ class ReplyView:
 
     @property
     def prose_lines(self) -> int:
-        return sum(len(p.text.splitlines()) for p in self.parts if not p.ran)
+        return sum(len(text_lines(p.text)) for p in self.parts if not p.ran)
 
     def folded(self) -> tuple[tuple[ReplyPart, int], ...]:
         """Each part as shown while the reply is folded, with how many of its lines are left
@@ -44,7 +45,7 @@ class ReplyView:
             return tuple((p, 0) for p in self.parts)
         shown = []
         for p in self.parts:
-            lines = p.text.splitlines()
+            lines = text_lines(p.text)
             if p.ran:
                 shown.append((p, len(lines)))
             else:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ptc_tui.view.panes import clipped
+from ptc_tui.view.plain_text import text_lines
 
 MAX_LINES = 5_000          # per side: a diff lays out every row it shows, so a side is cut
 MAX_CHARS = 200_000        # here, with a line saying what was left out (panes.clipped)
@@ -30,8 +31,8 @@ def side_by_side(left: str | None, right: str | None,
                  fold: bool = False) -> tuple[SideRow, ...]:
     """`left` and `right` aligned line by line; with `fold`, runs of identical lines longer
     than 2 × CONTEXT + 1 become one "folded" row saying how many were left out."""
-    a = clipped(left or "", MAX_LINES, MAX_CHARS).splitlines()
-    b = clipped(right or "", MAX_LINES, MAX_CHARS).splitlines()
+    a = text_lines(clipped(left or "", MAX_LINES, MAX_CHARS))
+    b = text_lines(clipped(right or "", MAX_LINES, MAX_CHARS))
     rows: list[SideRow] = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     opcodes = matcher.get_opcodes()

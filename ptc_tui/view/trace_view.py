@@ -24,6 +24,7 @@ from ptc_tui.view.renders import Renders, Rendering
 from ptc_tui.view.reply import ReplyView, reply_view
 from ptc_tui.view.status import turn_status
 from ptc_tui.view.turns_by_number import TurnsByNumber
+from ptc_tui.view.plain_text import text_lines
 
 FAILED = ("error", "fail", "no_code")
 
@@ -263,7 +264,7 @@ class TraceView:
     def _header(self, tokens, full, saved, saved_percent, totals) -> Header:
         mission = self.trace.agent.mission.strip()
         recorded = self.recorded_opts
-        return Header(mission.splitlines()[0] if mission else "", mission, self.trace.agent.llm,
+        return Header(text_lines(mission)[0] if mission else "", mission, self.trace.agent.llm,
                       outcome_text(self.trace), self.strategy, limits_of(self.opts), tokens,
                       full, saved, saved_percent, fork_text(self.trace), recorded.strategy,
                       limits_of(recorded), totals)
@@ -296,7 +297,7 @@ class TraceView:
         for t in self.trace.turns:
             for where, body in (("program", t.program or ""), ("prints", "\n".join(t.prints)),
                                 ("messages", self.last_user_message(t.number))):
-                lines = tuple(body.splitlines())
+                lines = tuple(text_lines(body))
                 sources.append((t.number, where, lines, tuple(x.casefold() for x in lines)))
         return tuple(sources)
 
@@ -384,7 +385,7 @@ DIFF_LINE_CHARS = 2_000
 
 
 def _diff(before: str, after: str, old: str, new: str) -> tuple[str, ...]:
-    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), old, new,
+    lines = difflib.unified_diff(text_lines(before), text_lines(after), old, new,
                                  lineterm="")
     shown = [line[:DIFF_LINE_CHARS] for line in itertools.islice(lines, DIFF_LINES)]
     left = sum(1 for _ in lines)
