@@ -59,7 +59,7 @@ def fork(parent: Trace, at: int, llm, *, opts: HistoryOpts | None = None,
     session.take_over(turns, memory, Parent(
         _sha256(parent, parent_file), Path(parent_file).name if parent_file else None, at,
         changed_options(parent, llm_name(llm), opts, max_turns),
-        "agent" if tools else "recorded"))
+        "agent" if tools else "recorded", a.llm))
     return session
 
 

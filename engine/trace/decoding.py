@@ -111,7 +111,7 @@ def _parent(p) -> Parent | None:
     if tools not in ("agent", "recorded"):
         raise Bad(f"{w}.tools: expected \"agent\" or \"recorded\", got {tools[:20]!r}")
     return Parent(_get(p, "sha256", str, w), _get(p, "file", str, w, optional=True), turn,
-                  changed, tools)
+                  changed, tools, _get(p, "llm", str, w, optional=True))
 
 
 def _agent(a) -> AgentInfo:

@@ -74,6 +74,8 @@ def trace_to_json(trace: Trace) -> dict:
         p = trace.parent
         doc["parent"] = {"sha256": p.sha256, "file": p.file, "turn": p.turn,
                          "changed": dict(p.changed), "tools": p.tools}
+        if p.llm is not None:
+            doc["parent"]["llm"] = p.llm
     if trace.upstream is not None:
         doc["upstream"] = trace.upstream
     return doc

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from engine.history import HistoryOpts, RenderContext, ToolInfo, Turn
 
@@ -68,6 +68,18 @@ class Parent:
     changed: Mapping = field(default_factory=dict)
     tools: str = "recorded"             # "agent": real tools ran; "recorded": answered from
                                         # the parent's recorded calls
+    llm: str | None = None              # the parent's LLM spec, whose replies its turns hold
+                                        # (None in forks saved before it was recorded)
+
+    @property
+    def requests_differ(self) -> bool:
+        """Whether the fork renders the requests of the turns it took over otherwise than the
+        parent sent them: it changed a history option or the turn budget."""
+        return bool(REQUEST_OPTIONS & set(self.changed))
+
+
+# The options a fork can change that change the requests the turns before it get.
+REQUEST_OPTIONS = frozenset({f.name for f in fields(HistoryOpts)} | {"max_turns"})
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,17 @@ class RunTotals:
 def call_view(turn: Turn, trace: Trace, counter: TokenCounter, prices: PriceTable,
               modelled: CacheSplit | None = None) -> CallView:
     """The call of `turn`, priced as every recorded call is (`turn_cost`), with the prompt-cache
-    model's split `modelled` where the provider reported no cache figures."""
+    model's split `modelled` where the provider reported no cache figures. A turn a fork took
+    over from its parent names the parent's LLM, where the fork recorded it."""
     response = turn.response
     answered = response.model if response is not None and response.model else None
-    priced = answered or spec_model(trace.agent.llm)
+    llm = trace.agent.llm
+    if trace.parent is not None and trace.parent.llm and turn.number < trace.parent.turn:
+        llm = trace.parent.llm
+    priced = answered or spec_model(llm)
     price = prices.price_for(priced) if priced else None
     c = turn_cost(turn, cache_prices(price, cache_policy(priced)), counter, modelled)
-    return CallView(answered or trace.agent.llm, c.input_tokens, c.input_counted,
+    return CallView(answered or llm, c.input_tokens, c.input_counted,
                     c.output_tokens, c.output_counted, c.cached_tokens, turn.llm_ms,
                     turn.run_ms, c.usd, response.finish_reason if response is not None else None,
                     c.usd_reported)

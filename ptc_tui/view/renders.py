@@ -143,11 +143,15 @@ class Renders:
         key = (opts.strategy, *(getattr(opts, name) for name in STRATEGIES[opts.strategy].options))
         cached = self._cache.get(key)
         if cached is None:
-            if self.trace.upstream is not None and opts == self.trace.agent.history:
+            recorded = opts == self.trace.agent.history
+            if self.trace.upstream is not None and recorded:
                 requests = iter(self.recorded())
             else:
                 requests = iter_requests(opts.strategy, self.trace.turns, self.trace.context(),
                                          opts)
+                if recorded and self.trace.parent is not None \
+                        and self.trace.parent.requests_differ:
+                    requests = self._with_parents_requests(requests)
             cached = self._cache[key] = Rendering(
                 opts, Requests(requests, len(self.trace.turns)), self.counter, self.sent_at)
         return cached
@@ -163,6 +167,16 @@ class Renders:
                 done.append(self._recorded_cache.send(
                     messages, self.counter.count_messages(messages), self.sent_at[len(done)]))
         return done[i]
+
+    def _with_parents_requests(self, rendered: Iterator) -> Iterator:
+        """A fork's requests under the options it recorded: the turns it took over from its
+        parent with the requests the parent sent (under the parent's options, which may
+        differ), the fork's own turns as rendered (as it sent them)."""
+        taken_over = self.trace.parent.turn - 1
+        for i, request in enumerate(rendered):
+            if i < taken_over:
+                request = (self.trace.turns[i].messages, RenderStats(request[1].strategy))
+            yield request
 
     def recorded(self) -> list:
         """A run imported from the reference implementation, under the options it was

@@ -225,16 +225,18 @@ class TraceView:
         return tuple(self.call(i) for i in range(len(self.trace.turns)))
 
     def _request_note(self, number: int) -> str | None:
-        """For a turn a fork took over from a parent run under other history options: the
-        request shown is a re-render, not the one the parent sent."""
+        """For a turn a fork took over from a parent run under other history options: under
+        the fork's options, the request is the one the parent sent (Renders), under others a
+        re-render of it."""
         if self.trace.upstream is not None:
             return upstream_note(self.trace, number, self.opts)
-        parent = self.trace.parent
-        history = {f.name for f in fields(HistoryOpts)} | {"max_turns"}
-        if self.origin(number) != "parent" or not history & set(parent.changed):
+        if self.origin(number) != "parent" or not self.trace.parent.requests_differ:
             return None
-        return ("recorded by the parent under its own options; shown re-rendered under the "
-                "options on screen (a what-if)")
+        if self.what_if:
+            return ("recorded by the parent under its own options; shown re-rendered under the "
+                    "options on screen (a what-if)")
+        return ("taken over from the parent: the request it sent, under its own options (what "
+                "they left out shows in the parent's trace)")
 
     def header(self, caching_model: str | None = None) -> Header:
         """The header with every total (every turn rendered and counted); with a

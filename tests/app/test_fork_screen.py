@@ -80,8 +80,9 @@ async def test_the_fork_opens_as_a_live_run_labelled_recorded_and_what_if():
         assert len(session.turns) == 4 and screen.turn == 4
         assert [row[1] for row in cells(app)] == ["✓◦", "✓◦", "✓◦", "✗◦"]
         assert screen.query_one(ProgramPanel).border_title.endswith("· recorded")
-        assert screen.query_one(MessagePanel).plain.startswith(
-            "recorded by the parent under its own options; shown re-rendered")
+        message = screen.query_one(MessagePanel)       # the request the parent sent, said so
+        assert message.plain.startswith("taken over from the parent: the request it sent")
+        assert message.border_title == "what the LLM saw"
         header = str(screen.query_one(TraceHeader).content).split("\n")
         assert header[-1].startswith("◦ recorded  ✱ what-if  fork of strategy_comparison.json "
                                      "at turn 5: turns 1–4 recorded (parent), 5 on what-if")
@@ -94,7 +95,7 @@ async def test_the_fork_opens_as_a_live_run_labelled_recorded_and_what_if():
         assert len(session.turns) == 5 and screen.turn == 5
         assert cells(app)[4][1] == "✓✱"
         assert screen.query_one(ProgramPanel).border_title.endswith("· what-if")
-        assert not screen.query_one(MessagePanel).plain.startswith("recorded by the parent")
+        assert not screen.query_one(MessagePanel).plain.startswith("taken over from the parent")
         sent = session.turns[4].messages
         assert sent != load_trace(sample(SAMPLE)).turns[4].messages
         assert any(";; === tools ===" in m["content"] for m in sent)   # namespaced's format

@@ -96,7 +96,7 @@ def test_files_that_are_not_traces_are_one_line_each_and_exit_2(cli, tmp_path):
 
 
 def test_on_a_terminal_compare_opens_the_app(monkeypatch, cli):
-    import ptc_tui.app
+    import ptc_tui.launch
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(ptc_tui.launch, "run_app", lambda *a, **kw: opened.append(kw) or 0)

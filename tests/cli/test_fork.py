@@ -142,7 +142,7 @@ def test_a_file_that_is_not_a_trace_is_refused(cli, tmp_path):
 
 
 def test_on_a_terminal_fork_opens_the_app_on_the_fork(monkeypatch, cli):
-    import ptc_tui.app
+    import ptc_tui.launch
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     monkeypatch.setattr(ptc_tui.launch, "run_app", lambda *a, **kw: opened.append(kw) or 0)

@@ -70,7 +70,7 @@ def test_replay_of_a_saved_trace(cli, tmp_path):
 
 def test_on_a_terminal_run_opens_the_app_on_the_session(monkeypatch, tmp_path):
     import sys
-    import ptc_tui.app
+    import ptc_tui.launch
     from ptc_tui.cli import main
     opened = []
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)

@@ -28,9 +28,17 @@ def test_traces_written_before_forks_load_without_a_parent(path):
 
 def test_the_parent_is_written_as_documented():
     doc = json.loads(dumps_trace(forked()))["parent"]
-    assert set(doc) == {"sha256", "file", "turn", "changed", "tools"}
+    assert set(doc) == {"sha256", "file", "turn", "changed", "tools", "llm"}
     assert (doc["file"], doc["turn"], doc["tools"]) == ("product_search.json", 2, "recorded")
     assert doc["changed"] == {"llm": "scripted"} and len(doc["sha256"]) == 64
+    assert doc["llm"] == load_trace(HERE / "product_search.json").agent.llm
+
+
+def test_a_fork_saved_before_the_parents_llm_was_recorded_still_loads():
+    doc = json.loads(dumps_trace(forked()))
+    del doc["parent"]["llm"]
+    trace = loads_trace(json.dumps(doc), "old_fork.json")
+    assert trace.parent.llm is None and trace.parent.turn == 2
 
 
 def test_the_parent_survives_an_otlp_round_trip():
