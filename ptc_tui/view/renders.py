@@ -149,9 +149,8 @@ class Renders:
             else:
                 requests = iter_requests(opts.strategy, self.trace.turns, self.trace.context(),
                                          opts)
-                if recorded and self.trace.parent is not None \
-                        and self.trace.parent.requests_differ:
-                    requests = self._with_parents_requests(requests)
+                if recorded:
+                    requests = with_parents_requests(self.trace, requests)
             cached = self._cache[key] = Rendering(
                 opts, Requests(requests, len(self.trace.turns)), self.counter, self.sent_at)
         return cached
@@ -168,16 +167,6 @@ class Renders:
                     messages, self.counter.count_messages(messages), self.sent_at[len(done)]))
         return done[i]
 
-    def _with_parents_requests(self, rendered: Iterator) -> Iterator:
-        """A fork's requests under the options it recorded: the turns it took over from its
-        parent with the requests the parent sent (under the parent's options, which may
-        differ), the fork's own turns as rendered (as it sent them)."""
-        taken_over = self.trace.parent.turn - 1
-        for i, request in enumerate(rendered):
-            if i < taken_over:
-                request = (self.trace.turns[i].messages, RenderStats(request[1].strategy))
-            yield request
-
     def recorded(self) -> list:
         """A run imported from the reference implementation, under the options it was
         imported with: the requests it recorded (not ours to re-render), each tool call shown
@@ -188,6 +177,20 @@ class Renders:
 
     def __len__(self) -> int:
         return len(self._cache)
+
+
+def with_parents_requests(trace: Trace, rendered: Iterator) -> Iterator:
+    """`rendered`, the requests of `trace` under the options it recorded; for a fork that
+    changed a history option, the turns it took over from its parent with the requests the
+    parent sent (under the parent's options), the fork's own as rendered (as it sent them)."""
+    parent = trace.parent
+    if parent is None or not parent.requests_differ:
+        yield from rendered
+        return
+    for i, request in enumerate(rendered):
+        if i < parent.turn - 1:
+            request = (trace.turns[i].messages, RenderStats(request[1].strategy))
+        yield request
 
 
 def with_tool_calls(message: dict) -> dict:

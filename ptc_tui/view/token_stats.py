@@ -13,6 +13,7 @@ from engine.llm import spec_model
 from engine.tokens import (CachePolicy, CacheRuns, CacheSplit, Price, TokenCounter, TokenEncoding,
                            cache_policy, caching_cost, cost, encoding_for_model, price_for)
 from engine.trace import Trace
+from ptc_tui.view.renders import with_parents_requests
 from ptc_tui.view.status import turn_status
 
 
@@ -107,7 +108,10 @@ def token_stats(trace: Trace, strategies: Sequence[str] | None = None,
     per_strategy = {}
     for s in dict.fromkeys((BASELINE, *chosen)):
         totals = per_strategy[s] = []
-        counted = _counted(iter_requests(s, trace.turns, trace.context(), opts), counter, totals)
+        requests = iter_requests(s, trace.turns, trace.context(), opts)
+        if opts.with_changes(strategy=s) == trace.agent.history:
+            requests = with_parents_requests(trace, requests)
+        counted = _counted(requests, counter, totals)
         if runs is not None and policy is not None and s in chosen:
             runs.split_now(s, policy, counted)
         else:

@@ -8,6 +8,7 @@ from engine.llm import ScriptedLLM
 from engine.tokens import TokenCounter
 from engine.trace import load_trace
 from ptc_tui.view import TraceView
+from ptc_tui.view.token_stats import token_stats
 from sample_traces import HERE
 
 PARENT = HERE / "strategy_comparison.json"
@@ -64,3 +65,12 @@ def test_the_parents_turns_name_the_parents_llm_and_the_forks_its_own():
     assert trace.agent.llm != parent.agent.llm
     assert [view.call(i).model for i in range(AT)] == [parent.agent.llm] * (AT - 1) + \
         [trace.agent.llm]
+
+
+def test_stats_count_the_recorded_strategy_of_a_fork_as_sent_too():
+    _, trace = forked(strategy="namespaced")
+    view = TraceView.of(trace)
+    stats = token_stats(trace, counter=view.renders.counter)
+    totals = {t.strategy: t.tokens for t in stats.totals}
+    assert totals["namespaced"] == view.header().tokens       # what the screen says was sent
+    assert totals["full"] == view.full_rendering.total        # a what-if: re-rendered
