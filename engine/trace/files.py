@@ -174,7 +174,10 @@ def parse_json(text: str, name: str):
     except (strict_json.DuplicateKey, strict_json.BadValue) as e:
         raise TraceError(f"{name}: {e}") from None
     except json.JSONDecodeError as e:
-        if e.pos >= len(text.rstrip()):
+        if not text.strip():
+            raise TraceError(f"{name}: the file is empty") from None
+        # a string left open runs to the end: the error points at where it starts
+        if e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string"):
             raise TraceError(f"{name}: the file ends in the middle of the JSON "
                              f"(truncated?)") from None
         raise TraceError(f"{name}: not valid JSON at line {e.lineno}, column {e.colno}: "

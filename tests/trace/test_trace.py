@@ -224,14 +224,17 @@ def test_optional_fields_may_be_absent(session, tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("", "ends in the middle of the JSON"),
+    ("", "the file is empty"),
+    (" \n", "the file is empty"),
+    ('{"format": "ptc-trace", "version": 1, "agent": {"name": "cut here',
+     "ends in the middle of the JSON"),
     ('{"format": "ptc-trace", "version": 1, "turns": [', "ends in the middle of the JSON"),
     ("{'single': 'quotes'}", "not valid JSON at line 1, column 2"),
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ("1" * 5000, "the document: a 5,000-digit integer is out of range"),
     (b"\xff\xfe{}", "not UTF-8 text"),
     ("[1, 2]", "not a ptc-tui trace"),
-], ids=["empty", "truncated", "not json", "deep json", "huge integer", "not utf-8", "a list"])
+], ids=["empty", "blank", "truncated in a string", "truncated", "not json", "deep json", "huge integer", "not utf-8", "a list"])
 def test_files_that_are_not_traces(tmp_path, content, message):
     file = write(tmp_path, content)
     with pytest.raises(TraceError, match=message):
