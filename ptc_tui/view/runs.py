@@ -57,6 +57,14 @@ class RunRow:
             return "unreadable"
         return self.outcome.split(":")[0]
 
+    @property
+    def reason(self) -> str | None:
+        """Why the file could not be read, without the file's path it starts with (the file
+        column names the file already)."""
+        if self.error is None:
+            return None
+        return self.error.removeprefix(str(self.path)).removeprefix(":").strip() or self.error
+
     def text(self) -> str:
         """What the text filter searches, case-folded."""
         return " ".join((self.file, self.mission, self.agent, self.llm, self.outcome,
@@ -154,20 +162,24 @@ def upstream_report_status(path: Path) -> str | None:
 # while the mission keeps MIN_MISSION, and the mission the rest.
 WIDTHS = {"agent": 12, "LLM": 14, "saved": 16, "outcome": 14, "turns": 5, "input tokens": 12,
           "full tokens": 11, "cost": 9}
+ARROW = " ▲"                # after the sorted column's name (" ▼" reversed): room kept for it
 MAX_FILE = 40
 MIN_FILE = 16
 MIN_MISSION = 16
 
 
 def column_widths(columns: Iterable[str], room: int, file_chars: int, other: int = 0,
-                  gap: int = 2) -> dict[str, int]:
+                  gap: int = 2, sort_column: str = "") -> dict[str, int]:
     """The width of each of `columns` in a table `room` cells wide, where every column takes
     `gap` cells besides its width and `other` cells go to columns not in `columns`: WIDTHS for
-    most; the file and the mission what is left, so that on 160 columns every column is seen
-    (the file its longest name, `file_chars`, up to MAX_FILE, less as the mission needs down
-    to MIN_FILE; the mission the rest, at least MIN_MISSION)."""
+    most (`sort_column` wide enough for its name and the ARROW); the file and the mission what
+    is left, so that on 160 columns every column is seen (the file its longest name,
+    `file_chars`, up to MAX_FILE, less as the mission needs down to MIN_FILE; the mission the
+    rest, at least MIN_MISSION)."""
     columns = list(columns)
     widths = {name: WIDTHS[name] for name in columns if name in WIDTHS}
+    if sort_column in widths:
+        widths[sort_column] = max(widths[sort_column], len(sort_column) + len(ARROW))
     left = room - sum(widths.values()) - other - gap * len(columns)
     if "file" in columns:
         wanted = min(file_chars, MAX_FILE)

@@ -1,8 +1,9 @@
 """RunsTable: a list of trace files, one row each, listed at once and filled in by a worker that
 reads them (a progress bar meanwhile). Sort by any column (click its header, or `<` `>` to move
 the sort column, `r` to reverse it), filter by text (`/`) and by outcome (`o`), Enter opens a
-run, space marks one and marking a second asks to compare the two. Used by the runs screen and
-by the experiment screen for the runs of an option set."""
+run, space marks one and marking a second asks to compare the two; Home and End go to the first
+and the last run. Used by the runs screen and by the experiment screen for the runs of an option
+set."""
 
 from __future__ import annotations
 
@@ -23,13 +24,21 @@ from textual.worker import get_current_worker
 from ptc_tui.view.runs import (COLUMNS, MAX_FILE, NUMERIC, OUTCOMES, RunRow, column_widths,
                                cut_middle, matches, read_run, sorted_rows)
 from ptc_tui.view.formats import cost_text
-from ptc_tui.widgets.literal import literal
+from ptc_tui.widgets.literal import escape_controls, literal
 
 MARKED = "●"
 POST_EVERY_S = 0.1           # the worker sends what it read at most this often
 MISSION_CHARS = 200          # more than a screen: the column cuts it, with "…"
 ERROR_CHARS = 120
 SCROLLBAR = 2
+
+
+class RunList(DataTable):
+    """The runs, a row each: Home and End go to the first and the last run (a DataTable's go
+    to its first and last column, and these all fit)."""
+
+    BINDINGS = [Binding("home", "scroll_top", "First run", id="runs.first", show=False),
+                Binding("end", "scroll_bottom", "Last run", id="runs.last", show=False)]
 
 
 class RunsTable(Vertical):
@@ -54,7 +63,8 @@ class RunsTable(Vertical):
         Binding("greater_than_sign", "sort_column(1)", "Sort →", id="runs.sort_right",
                 show=False),
         Binding("r", "reverse", "Reverse", id="runs.reverse", show=False),
-        Binding("escape", "unmark", "Clear marks", id="runs.unmark", show=False),
+        Binding("escape", "unmark", "Clear marks", id="runs.unmark", show=False,
+                tooltip="in the filter: back to the runs, the filter kept"),
     ]
 
     @dataclass
@@ -100,7 +110,7 @@ class RunsTable(Vertical):
                         id="runs-filter", compact=True)
             yield Static("", id="runs-outcome")
             yield ProgressBar(total=max(1, len(self.rows)), show_eta=False, id="runs-progress")
-        yield DataTable(cursor_type="row", zebra_stripes=True, id="runs-table")
+        yield RunList(cursor_type="row", zebra_stripes=True, id="runs-table")
 
     def on_mount(self) -> None:
         self.query_one("#runs-filter", Input).can_focus = False    # `/` focuses it, not tab
@@ -119,15 +129,16 @@ class RunsTable(Vertical):
                     for i, name in enumerate(self.extra_columns))
         gap = 2 * table.cell_padding
         other = len(MARKED) + gap + extra + gap * len(self.extra_columns)
-        files = max((len(r.file) for r in self.rows.values()), default=0)
-        return column_widths(self.columns, self.size.width - SCROLLBAR, files, other, gap)
+        files = max((len(shown_file(r)) for r in self.rows.values()), default=0)
+        return column_widths(self.columns, self.size.width - SCROLLBAR, files, other, gap,
+                             self.sort_column)
 
     def _add_columns(self, widths: dict[str, int]) -> None:
         """The table's columns, `widths` wide (the rows are to be shown again)."""
         table = self.table
         table.clear(columns=True)
         self.widths = widths
-        table.add_column("", key="mark")
+        table.add_column("", key="mark", width=len(MARKED))   # marks come after the rows are drawn
         for name in self.extra_columns:
             table.add_column(name, key=f"extra:{name}")
         for name in self.columns:
@@ -227,15 +238,19 @@ class RunsTable(Vertical):
         for column in table.ordered_columns:
             name = str(column.key.value)
             label = name.removeprefix("extra:") if name != "mark" else ""
-            if name == self.sort_column:
-                label += " ▼" if self.reverse else " ▲"
+            if name == self.sort_column:             # column_widths left room for it
+                label += self.arrow
             column.label = Text(label)
         table.refresh()
-        outcome = self.outcome or "all outcomes"     # the sort said here too: a narrow
-        order = "▼" if self.reverse else "▲"         # column's label has no room for its mark
+        outcome = self.outcome or "all outcomes"
         self.query_one("#runs-outcome", Static).update(
-            Text(f"sorted by {self.sort_column} {order} · o: {outcome} · "
+            Text(f"sorted by {self.sort_column}{self.arrow} · o: {outcome} · "
                  f"{len(self.shown)}/{len(self.rows)} runs", "dim"))
+
+    @property
+    def arrow(self) -> str:
+        """The sort's direction, as the sorted column's title and the status line end."""
+        return " ▼" if self.reverse else " ▲"
 
     @property
     def file_width(self) -> int:
@@ -283,7 +298,10 @@ class RunsTable(Vertical):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the filter: back to the runs, the filter kept."""
         event.stop()
-        event.input.can_focus = False
+        self._leave_filter()
+
+    def _leave_filter(self) -> None:
+        self.query_one("#runs-filter", Input).can_focus = False
         self.table.focus()
 
     def action_outcome(self) -> None:
@@ -314,6 +332,11 @@ class RunsTable(Vertical):
         self._refresh_marks()
 
     def action_unmark(self) -> None:
+        """Escape: in the filter, back to the runs (the filter kept, as Enter); else the marks
+        cleared."""
+        if self.query_one("#runs-filter", Input).has_focus:
+            self._leave_filter()
+            return
         self.marked = []
         self._refresh_marks()
 
@@ -327,9 +350,9 @@ class RunsTable(Vertical):
 def run_cells(row: RunRow, file_width: int = MAX_FILE) -> list[Text]:
     """The cells of COLUMNS, in order, a file's path cut in its middle to `file_width`; a
     file that could not be read says why where its mission would be."""
-    file = literal(cut_middle(row.file, file_width), "cyan")
-    if row.error is not None:
-        return [cut(row.error[:ERROR_CHARS], "red"), file, Text(""), Text(""), Text(""),
+    file = Text(cut_middle(shown_file(row), file_width), "cyan")
+    if row.reason is not None:
+        return [cut(row.reason[:ERROR_CHARS], "red"), file, Text(""), Text(""), Text(""),
                 Text("unreadable", "red"), Text(""), Text(""), Text(""), Text("")]
 
     def number(value) -> Text:
@@ -340,6 +363,12 @@ def run_cells(row: RunRow, file_width: int = MAX_FILE) -> list[Text]:
     return [cut(row.mission[:MISSION_CHARS]), file, cut(row.agent), cut(row.llm),
             literal(row.saved[:16].replace("T", " ")), outcome, number(row.turns),
             number(row.tokens), number(row.full_tokens), cost]
+
+
+def shown_file(row: RunRow) -> str:
+    """The row's file as its column shows it: control characters escaped, so that widths are
+    those of what is seen."""
+    return escape_controls(row.file)
 
 
 def cut(text: str, style: str = "") -> Text:

@@ -1,7 +1,9 @@
 """The runs screen (`ptc-tui DIR`): every trace under a folder, listed at once and filled in by
-a worker; sorting, filtering by text and by outcome, Enter opening a run and escape coming back
-with the cursor kept, two marked runs compared, a broken file one row, an imported ptc_runner
-run beside our traces; an SVG snapshot beside a pilot test asserting what it shows."""
+a worker; sorting (the arrow drawn in every column's title), filtering by text and by outcome,
+Enter opening a run and escape coming back with the cursor kept, a mark drawn and two marked runs
+compared, Home and End, a broken file one row saying why, a file name with a control character
+cut in its middle, an imported ptc_runner run beside our traces; an SVG snapshot beside a pilot
+test asserting what it shows."""
 
 import json
 import os
@@ -17,7 +19,8 @@ from ptc_tui.cli import main
 from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
 from ptc_tui.screens.runs_screen import RunsScreen
-from ptc_tui.view.runs import COLUMNS, MIN_MISSION, cut_middle, find_runs, listed, read_run
+from ptc_tui.view.runs import (COLUMNS, MIN_MISSION, NUMERIC, cut_middle, find_runs, listed,
+                               read_run)
 from ptc_tui.widgets.runs_table import RunsTable
 from sample_traces import HERE
 from tests.app.conftest import settle
@@ -55,6 +58,11 @@ def cells(table: DataTable, row: int) -> dict[str, str]:
 
 def column(table: DataTable, name: str) -> list[str]:
     return [cells(table, i)[name] for i in range(table.row_count)]
+
+
+def drawn(table: DataTable, row: int | None = None) -> str:
+    """The table's header as drawn, or its `row` (the table not scrolled)."""
+    return table.render_line(0 if row is None else table.header_height + row).text
 
 
 async def filled(pilot) -> RunsTable:
@@ -104,7 +112,8 @@ async def test_rows_are_listed_at_once_and_filled_by_a_worker(folder):
         assert row["saved"][:4].isdigit() and row["cost"] == "unknown"
         broken = cells(table, 0)
         assert broken["file"] == "broken.json" and broken["outcome"] == "unreadable"
-        assert broken["mission"].startswith("runs/broken.json: ")
+        reason = read_run(listed(folder, [folder / "broken.json"])[0]).reason
+        assert broken["mission"] == reason and "broken.json" not in reason
         incident = cells(table, column(table, "file").index("incident/run.inspection.jsonl"))
         assert incident["outcome"] == "returned: report report" and incident["turns"] == "4"
         assert incident["LLM"] == "openrouter:test/model"
@@ -243,6 +252,80 @@ async def test_two_marked_runs_are_compared(folder):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and cells(runs.table, 1)["mark"] == ""
+
+
+@pytest.mark.anyio
+async def test_a_marked_run_shows_its_mark_until_escape(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        await pilot.press("down", "space", "down")
+        assert drawn(runs.table, 1).lstrip().startswith("● ")
+        assert "●" not in drawn(runs.table, 0) + drawn(runs.table, 2)
+        await pilot.press("escape")
+        assert runs.marked == [] and "●" not in drawn(runs.table, 1)
+
+
+@pytest.mark.anyio
+async def test_an_unreadable_run_says_why_on_160_columns(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=(160, 40)) as pilot:
+        runs = await filled(pilot)
+        row = drawn(runs.table, column(runs.table, "file").index("broken.json"))
+        reason = read_run(listed(folder, [folder / "broken.json"])[0]).reason
+        assert reason[:10] in row and "unreadable" in row and "runs/" not in row
+
+
+@pytest.mark.anyio
+async def test_a_file_name_with_a_control_character_is_cut_in_its_middle(folder):
+    name = r"hostile/esc\x1b[31mname.json"          # as its column shows it
+    (folder / "hostile").mkdir()
+    shutil.copy(HERE / "single_shot.json", folder / "hostile" / "esc\x1b[31mname.json")
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=(160, 40)) as pilot:
+        runs = await filled(pilot)
+        files = column(runs.table, "file")
+        [shown] = [f for f in files if f.startswith("hostile/")]
+        assert shown.endswith("mname.json") and len(shown) <= runs.table.columns["file"].width
+        assert shown == cut_middle(name, runs.table.columns["file"].width)
+        assert shown in drawn(runs.table, files.index(shown))
+
+
+@pytest.mark.anyio
+async def test_every_sorted_column_shows_its_arrow(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=(160, 40)) as pilot:
+        runs = await filled(pilot)
+        for name in COLUMNS:
+            runs.sort_by(name, reverse=name in NUMERIC)
+            await pilot.pause()
+            arrow = "▼" if name in NUMERIC else "▲"
+            assert f"{name} {arrow}" in drawn(runs.table), name
+        widths = [c.get_render_width(runs.table) for c in runs.table.ordered_columns]
+        assert sum(widths) <= runs.table.scrollable_content_region.width
+
+
+@pytest.mark.anyio
+async def test_home_and_end_go_to_the_first_and_the_last_run(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        await pilot.press("end")
+        assert runs.table.cursor_row == 6 and runs.highlighted.file == "product_search.json"
+        await pilot.press("home")
+        assert runs.table.cursor_row == 0 and runs.highlighted.file == "broken.json"
+
+
+@pytest.mark.anyio
+async def test_escape_leaves_the_filter_and_keeps_it(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = await filled(pilot)
+        await pilot.press("slash", *"older", "escape")
+        assert app.focused is runs.table and runs.filter_text == "older"
+        assert column(runs.table, "file") == ["older/single_shot.json", "older/tool_heavy.json"]
+        await pilot.press("down")
+        assert runs.highlighted.file == "older/tool_heavy.json"
 
 
 def test_snapshot(folder, snap_compare, monkeypatch):
