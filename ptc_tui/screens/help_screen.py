@@ -1,5 +1,5 @@
 """HelpScreen: the key bindings of the screen below, grouped by area, and what the panes,
-strategies and literal trace text mean."""
+strategies and literal trace text mean (or, for a screen with a `HELP` text of its own, that)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,9 @@ def _describe(binding: Binding) -> str:
     return binding.description or binding.tooltip or binding.action
 
 
-def help_text(groups: dict[str, list[tuple[str, str]]]) -> Text:
+def help_text(groups: dict[str, list[tuple[str, str]]], about: str | None = None) -> Text:
+    """The keys by area, then `about` the screen, or by default the main screen's panes,
+    turn list and recorded or what-if."""
     width = max((len(keys) for rows in groups.values() for keys, _ in rows), default=0) + 2
     text = Text()
     for i, (area, rows) in enumerate(groups.items()):
@@ -101,6 +103,9 @@ def help_text(groups: dict[str, list[tuple[str, str]]]) -> Text:
             text.append(f"  {keys:<{width}}", "cyan")
             text.append(f"{description}\n")
     section(text, "about")
+    if about is not None:
+        text.append(about)
+        return text
     text.append(ABOUT)
     section(text, "turn list")
     text.append_text(legend_text())
@@ -111,7 +116,8 @@ def help_text(groups: dict[str, list[tuple[str, str]]]) -> Text:
 
 class HelpScreen(ModalScreen[None]):
     """`HelpScreen(screen)` lists the keys active on `screen` (the one the user came from),
-    read before the push; an iterable of `ActiveBinding`s can be passed instead."""
+    read before the push, and its `HELP` if it has one; an iterable of `ActiveBinding`s can be
+    passed instead."""
 
     DEFAULT_CSS = """
     HelpScreen {
@@ -126,13 +132,14 @@ class HelpScreen(ModalScreen[None]):
         super().__init__(**kwargs)
         self.bindings = list(source.active_bindings.values() if isinstance(source, Screen)
                              else source)
+        self.about = source.HELP if isinstance(source, Screen) else None
 
     def compose(self) -> ComposeResult:
         yield TextPanel("help · keys", id="help-text")
 
     def on_mount(self) -> None:
         panel = self.query_one(TextPanel)
-        panel.show(help_text(binding_groups(self.app, self.bindings)))
+        panel.show(help_text(binding_groups(self.app, self.bindings), self.about))
         panel.focus()
 
     def action_close(self) -> None:

@@ -17,6 +17,22 @@ from ptc_tui.widgets.runs_table import RunsTable
 
 
 class RunsScreen(Screen):
+    HELP = (          # the help screen's "about" (the default one is the main screen's)
+        "Every trace under the folder, a row each: listed at once, then read one by one in the "
+        "background (the progress bar), which fills in each run's mission, agent, LLM, saved "
+        "time, outcome, turns, input tokens under the recorded options and under `full`, and "
+        "cost. A file that cannot be read stays a row, `unreadable`, saying why where its "
+        "mission would be.\n\n"
+        "Enter opens a run on the main screen (escape comes back, the cursor where it was). "
+        "Space marks a run; marking a second one compares the two; escape clears the marks. "
+        "/ keeps only the runs whose columns hold every word typed (Enter or escape: back to "
+        "the runs, the filter kept); o only those of one outcome. Click a column's title, or "
+        "< and >, to sort by it (▲ after its title, ▼ the other way), r reverses the order; "
+        "Home and End go to the first and the last run.\n\n"
+        "Text from the traces (missions, file names) is shown literally: markup and terminal "
+        "escape codes inside it are never interpreted."
+    )
+
     DEFAULT_CSS = """
     RunsScreen {
         layout: vertical;

@@ -2,8 +2,8 @@
 a worker; sorting (the arrow drawn in every column's title), filtering by text and by outcome,
 Enter opening a run and escape coming back with the cursor kept, a mark drawn and two marked runs
 compared, Home and End, a broken file one row saying why, a file name with a control character
-cut in its middle, an imported ptc_runner run beside our traces; an SVG snapshot beside a pilot
-test asserting what it shows."""
+cut in its middle, an imported ptc_runner run beside our traces, the help screen's text; an SVG
+snapshot beside a pilot test asserting what it shows."""
 
 import json
 import os
@@ -18,6 +18,7 @@ from ptc_tui.launch import open_directory
 from ptc_tui.cli import main
 from ptc_tui.screens import TraceScreen
 from ptc_tui.screens.compare_screen import CompareScreen
+from ptc_tui.screens.help_screen import HelpScreen
 from ptc_tui.screens.runs_screen import RunsScreen
 from ptc_tui.view.runs import (COLUMNS, MIN_MISSION, NUMERIC, cut_middle, find_runs, listed,
                                read_run)
@@ -326,6 +327,20 @@ async def test_escape_leaves_the_filter_and_keeps_it(folder):
         assert column(runs.table, "file") == ["older/single_shot.json", "older/tool_heavy.json"]
         await pilot.press("down")
         assert runs.highlighted.file == "older/tool_heavy.json"
+
+
+@pytest.mark.anyio
+async def test_the_help_screen_tells_about_the_runs(folder):
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        await filled(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one("#help-text").plain
+        assert "Every trace under the folder" in text and "Home and End" in text
+        assert "First run" in text and "Mark to compare" in text
+        assert "three panes" not in text and "turn list" not in text
 
 
 def test_snapshot(folder, snap_compare, monkeypatch):
