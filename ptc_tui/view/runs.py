@@ -13,14 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.agent.open_trace import INSPECTION_SUFFIX, open_trace
-from engine.history import BASELINE
-from engine.llm import spec_model
-from engine.tokens import total_cost, turn_cost
 from engine.trace import Trace, TraceError
 from engine.trace.disk import file_head
-from ptc_tui.view.calls import prices_or_none
-from ptc_tui.view.renders import Renders
-from ptc_tui.view.trace_view import outcome_text
+from ptc_tui.view.calls import run_totals
+from ptc_tui.view.plain_text import text_lines
+from ptc_tui.view.trace_view import TraceView, outcome_text
 
 # A trace names its format near its start, or after its agent when re-written with sorted keys
 # (some 5-11 KB in the samples): found in the first PEEK_BYTES, decompressed when gzip.
@@ -118,19 +115,16 @@ def read_run(row: RunRow) -> RunRow:
 
 
 def summarize(row: RunRow, trace: Trace) -> RunRow:
-    renders = Renders(trace)
-    recorded = trace.agent.history
-    model = spec_model(trace.agent.llm)
-    price = prices_or_none().price_for(model) if model else None
-    cost = total_cost([turn_cost(t, price, renders.counter) for t in trace.turns]).usd
+    """`row` filled in from `trace`: its tokens and cost as the main screen's header says them
+    (the recorded calls priced one way everywhere, prompt caching modelled)."""
+    view = TraceView.of(trace)
     mission = trace.agent.mission.strip()
     return replace(
-        row, read=True, mission=mission.splitlines()[0] if mission else "",
+        row, read=True, mission=text_lines(mission)[0] if mission else "",
         agent=trace.agent.name, llm=trace.agent.llm, saved=trace.created_at,
         outcome=_outcome(trace, row.path), turns=len(trace.turns),
-        tokens=renders.get(recorded).total,
-        full_tokens=renders.get(recorded.with_changes(strategy=BASELINE)).total,
-        cost=cost if trace.turns else None)
+        tokens=view.rendering.total, full_tokens=view.full_rendering.total,
+        cost=run_totals(view.calls()).cost if trace.turns else None)
 
 
 def _outcome(trace: Trace, path: Path) -> str:

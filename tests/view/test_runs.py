@@ -53,3 +53,20 @@ def test_a_trace_of_another_version_is_listed_and_says_why_it_cannot_be_read(tmp
     assert found(tmp_path) == ["newer.json"]
     row = read_run(listed(tmp_path, find_runs(tmp_path))[0])
     assert row.outcome_kind == "unreadable" and "version 99 is newer" in row.error
+
+
+def test_a_runs_cost_is_the_one_stats_and_the_header_give(tmp_path):
+    """Priced one way everywhere: the recorded calls with the provider's prompt caching
+    modelled where it reported none (the browser priced them without it)."""
+    from dataclasses import replace
+
+    from engine.trace import load_trace, save_trace
+    from ptc_tui.subcommands.stats import recorded_calls
+    from ptc_tui.view.token_stats import token_stats
+    trace = load_trace(HERE / "product_search.json")
+    trace = replace(trace, agent=replace(trace.agent, llm="openai:gpt-4o"))   # a priced LLM
+    save_trace(trace, tmp_path / "priced.json")
+    row = read_run(listed(tmp_path, find_runs(tmp_path))[0])
+    stats_cost = recorded_calls(trace, token_stats(trace)).usd
+    uncached = recorded_calls(trace, token_stats(trace, caching=False), caching=False).usd
+    assert row.cost == pytest.approx(stats_cost) and stats_cost != pytest.approx(uncached)
