@@ -156,7 +156,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
 
 def show(folder: Path, report: dict, out: Output) -> None:
-    out.line(f"{folder}: {report['runs']} runs, {report['turns']:,} turns"
+    runs, turns = report["runs"], report["turns"]
+    out.line(f"{folder}: {runs} run{'s' * (runs != 1)}, {turns:,} turn{'s' * (turns != 1)}"
              + (f", {len(report['unreadable'])} unreadable" if report["unreadable"] else ""))
     out.line()
     out.table([Column("strategy"), Column("input tokens", True), Column("median", True),
@@ -183,10 +184,13 @@ def _number(value: float | None) -> str:
 
 
 def progress_bar(width: int = 30) -> Callable[[int, int], None]:
-    """Draws `[####      ] 12/40 files` on stderr, in place; a newline once all are done."""
+    """Draws `[####      ] 12/40 files` on stderr (a terminal), in place; erased once all are
+    done, so that the report follows the command line."""
     def show(done: int, total: int) -> None:
+        if done >= total:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+            return
         filled = width * done // max(1, total)
-        end = "\n" if done >= total else ""
-        print(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total} files", end=end,
+        print(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total} files", end="",
               file=sys.stderr, flush=True)
     return show

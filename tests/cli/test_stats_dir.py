@@ -129,7 +129,13 @@ def test_progress_bar_only_on_a_terminal(cli, folder, monkeypatch):
     draw = stats_dir.progress_bar(width=10)
     draw(1, 4)
     draw(4, 4)
-    assert stream.getvalue() == "\r[##        ] 1/4 files\r[##########] 4/4 files\n"
+    # erased once done: the report starts under the command line
+    assert stream.getvalue() == "\r[##        ] 1/4 files\r\x1b[K"
+
+
+def test_a_folder_of_one_run_says_run(cli, tmp_path):
+    shutil.copy(HERE / "single_shot.json", tmp_path)
+    assert cli("stats", tmp_path).out.startswith(f"{tmp_path}: 1 run, 1 turn\n")
 
 
 def test_a_folder_without_traces_is_one_line(cli, tmp_path):
