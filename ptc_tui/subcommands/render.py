@@ -10,7 +10,7 @@ from dataclasses import fields
 from engine.agent import program_spans
 from engine.history import BASELINE, HistoryOpts, RenderStats, Turn, render
 from engine.llm import spec_model
-from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for, turn_cost
+from engine.tokens import CallCost, TokenCounter, encoding_for_model, price_for, run_costs
 from engine.trace import Trace
 from ptc_tui.subcommands.common import (call_json, call_text, print_json, CommandError,
                                         add_limit_options, options_json, options_text, overrides,
@@ -57,7 +57,9 @@ def run(args: argparse.Namespace, out: Output) -> int:
         counter.count_messages(request(trace, n, BASELINE, opts)[0]).total
     dropped = dropped_items(trace, stats, opts)
     turn = trace.turns[n - 1]
-    call = turn_cost(turn, price_for(model) if model else None, counter)
+    # priced as stats prices every recorded call: the cache model's reads where the provider
+    # reported none (which needs the requests before it)
+    call = run_costs(trace.turns[:n], price_for(model) if model else None, counter, model)[-1]
     if args.json:
         doc = {"trace": args.trace, "turn": n, "strategy": strategy,
                "options": {"println_limit": opts.println_limit,

@@ -10,7 +10,7 @@ from engine.history import Response, Usage, render
 from engine.tokens import TokenCounter, encoding_for_model, price_for
 from engine.trace import load_trace, save_trace
 from ptc_tui.view.status import turn_status
-from sample_traces import trace_path
+from sample_traces import HERE, trace_path
 from tests.cli.conftest import PRODUCT_TRACE, SAMPLE_IDS, SAMPLES
 
 
@@ -214,3 +214,16 @@ def test_a_named_flag_wins_over_the_same_option_given_with_option(cli):
     r = cli("render", PRODUCT_TRACE, "--turn", 3, "--option", "println_limit=0",
             "--println-limit", 2, "--json")
     assert json.loads(r.out)["options"]["println_limit"] == 2
+
+
+def test_the_turns_calls_add_up_to_what_stats_says_the_run_cost(cli):
+    """Priced one way everywhere: render's call of each turn has the cache model's reads
+    where the provider reported none, as stats does."""
+    trace = str(HERE / "tool_heavy.json")
+    turns = len(load_trace(trace).turns)
+    calls = [json.loads(cli("render", trace, "--turn", n, "--model", "gpt-4.1", "--json").out)
+             ["recorded_call"] for n in range(1, turns + 1)]
+    stats = json.loads(cli("stats", trace, "--model", "gpt-4.1", "--json").out)
+    assert sum(c["cost_usd"] for c in calls) == pytest.approx(
+        stats["recorded_calls"]["cost_usd"])
+    assert sum(c["cached_tokens"] for c in calls) == stats["recorded_calls"]["cached_tokens"] > 0
