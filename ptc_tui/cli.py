@@ -46,26 +46,31 @@ COMMON = """common invocations:
   ptc-tui experiment my_agent.py --compress full,coalesced --repeat 10 --out runs"""
 
 def show_run(source: str, data=None, out=None) -> int:
-    """Run a program and report it; 0 when it ran without error."""
+    """Run a program and report it, control characters escaped; 0 when it ran without error."""
     out = out or sys.stdout
+
+    def say(text: str) -> None:
+        print(escape_controls(text), file=out)
+
     result = run(source, data=data)
     for line in result.prints:
-        print(f"  | {line}", file=out)
+        say(f"  | {line}")
     if result.error:
         err = result.error
-        print(f"error {err.reason}: {err.message}" + (f" at {err.span}" if err.span else ""),
-              file=out)
+        say(f"error {err.reason}: {err.message}" + (f" at {err.span}" if err.span else ""))
         excerpt = err.excerpt(source)
-        if excerpt:
-            print("\n".join("    " + line for line in excerpt.splitlines()), file=out)
+        if excerpt:                          # the caret under the form, however it is escaped
+            text = excerpt.split("\n")[0]
+            say(f"    {text}")
+            say("    " + " " * len(escape_controls(text[:err.span.col - 1])) + "^")
         if err.hint:
-            print(f"  hint: {err.hint}", file=out)
+            say(f"  hint: {err.hint}")
         return 1
     label = {"return": "returned", "fail": "failed with"}.get(result.signal, "value")
     text, _ = format_value(result.value, limit=20, printable_limit=200)
-    print(f"{label}: {text}", file=out)
+    say(f"{label}: {text}")
     for name in sorted(set(result.memory)):
-        print(f"  def {name} = {pr_str(result.memory[name], limit=80)}", file=out)
+        say(f"  def {name} = {pr_str(result.memory[name], limit=80)}")
     return 0
 
 
@@ -100,13 +105,25 @@ def build_parser(config: Config | None = None) -> argparse.ArgumentParser:
 
 def _lisp(args, out) -> int:
     source = sys.stdin.read() if args.file == "-" else read_text(args.file, MAX_SOURCE_BYTES)
-    data = None
-    if args.data:
-        try:
-            data = json.loads(read_text(args.data, MAX_DATA_BYTES))
-        except ValueError as e:
-            raise CommandError(f"{args.data}: not valid JSON data: {e}") from None
-    return show_run(source, data)
+    return show_run(source, _data(args.data) if args.data else None)
+
+
+def _data(path: str) -> dict:
+    """The --data file's JSON object; CommandError naming the file when it is not one."""
+    text = read_text(path, MAX_DATA_BYTES)
+    if not text.strip():
+        raise CommandError(f"{path}: the file is empty")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise CommandError(f"{path}: not valid JSON data: {e}") from None
+    except RecursionError:
+        raise CommandError(f"{path}: JSON nested too deeply to be the program's data") from None
+    if type(data) is not dict:
+        kind = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
+        raise CommandError(f"{path}: the data must be a JSON object (names to values), "
+                           f"not {kind.get(type(data), 'a number')}")
+    return data
 
 
 def main(argv=None, out: Output | None = None) -> int:
