@@ -1,5 +1,6 @@
 """TraceHeader: the lines above everything: mission; LLM, outcome and the recorded calls' totals;
-the recorded options and, when the screen's differ, those (a what-if); tokens; a failed call."""
+the recorded options and, when the screen's differ, those (a what-if); the tokens sent and the
+saving against `full`; a failed call; a fork's parent."""
 
 from __future__ import annotations
 
@@ -53,7 +54,27 @@ def caching_text(c: CachingSaving) -> Text:
     return text
 
 
+def tokens_text(h: Header) -> Text:
+    """The fourth line: `tokens: 11,666 would be sent, 2,427 fewer than full (17.2%) · with
+    prompt caching (gpt-4.1): costs 21.0% less than full`, or `counting tokens…`."""
+    if h.tokens is None:                  # a long trace, counted in the background
+        return Text("counting tokens…", "dim")
+    text = Text("tokens: ", "bold")
+    text.append(f"{h.tokens:,} " + ("would be sent" if h.what_if else "sent"))
+    if h.saved_percent is not None and h.saved:     # None while counting
+        fewer = h.saved > 0
+        text.append(f", {abs(h.saved):,} {'fewer' if fewer else 'more'} than full "
+                    f"({percent_text(abs(h.saved_percent))})", "green" if fewer else "red")
+    elif h.saved_percent is not None:
+        text.append(", as many as full")
+    if h.caching is not None:
+        text.append_text(caching_text(h.caching))
+    return text
+
+
 def header_text(h: Header) -> Text:
+    """Four lines whatever the options (so the panes below never jump when they change), then
+    a failed call and a fork's parent when there are any."""
     limits, recorded = dict(h.limits), dict(h.recorded_limits)
     text = Text()
     text.append_text(literal(h.mission, "bold"))
@@ -73,18 +94,8 @@ def header_text(h: Header) -> Text:
                               + [f"{short.get(name, name)} {limits[name]}" for name in changed]),
                     "yellow")
         text.append(" (what-if; R: recorded)", "bold yellow")
-    if h.tokens is None:                  # a long trace, counted in the background
-        text.append(" · counting tokens…", "dim")
-    else:
-        text.append(f" · {h.tokens:,} tokens " + ("would be sent" if h.what_if else "sent"))
-    if h.saved_percent is not None and h.saved:     # None while counting
-        fewer = h.saved > 0
-        text.append(f", {abs(h.saved):,} {'fewer' if fewer else 'more'} than full "
-                    f"({percent_text(abs(h.saved_percent))})", "green" if fewer else "red")
-    elif h.saved_percent is not None:
-        text.append(", as many as full")
-    if h.caching is not None and h.tokens is not None:
-        text.append_text(caching_text(h.caching))
+    text.append("\n")
+    text.append_text(tokens_text(h))
     if h.failed_call:
         text.append("\n")
         text.append_text(literal(h.failed_call, "bold red"))
@@ -97,7 +108,8 @@ def header_text(h: Header) -> Text:
 
 
 class TraceHeader(Static):
-    """The mission's first line, the run and what it cost, the options recorded and viewed."""
+    """The mission's first line, the run and what it cost, the options recorded and viewed, the
+    tokens."""
 
     DEFAULT_CSS = """
     TraceHeader {

@@ -120,11 +120,12 @@ def assert_main_screen_state(app, view) -> None:
     assert [c[2:] for c in turn_list_cells(app)] == \
         [[f"{r.tokens:,}", f"{r.full_tokens:,}"] for r in rows]
     header, h = str(screen.query_one(TraceHeader).content), view.header()
-    mission, run_line, options_line = header.split("\n")
+    mission, run_line, options_line, tokens_line = header.split("\n")
     assert mission == h.mission and run_line.startswith(h.llm) and h.outcome in run_line
     assert options_line.startswith(f"recorded: {h.strategy} · ")
-    for shown in (f"{h.tokens:,} tokens sent", f"{h.saved:,}", f"{h.saved_percent:.1f}%"):
-        assert shown in options_line, shown
+    assert tokens_line.startswith(f"tokens: {h.tokens:,} sent, ")
+    for shown in (f"{h.saved:,}", f"{h.saved_percent:.1f}%"):
+        assert shown in tokens_line, shown
 
     turn = view.turn(TURN)
     assert turn.status == "error" and turn.program.error is not None

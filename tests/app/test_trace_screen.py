@@ -36,7 +36,7 @@ async def test_turn_list_has_one_row_per_turn_with_its_status(view_of):
 ])
 async def test_the_turn_lists_own_keys_move_the_selection_and_keep_the_cursor_in_view(keys, turn):
     app = PtcApp(sample("long_exploration"))         # 26 turns, 13 rows on screen
-    async with app.run_test(size=(120, 20)) as pilot:
+    async with app.run_test(size=(120, 21)) as pilot:
         await pilot.press(*keys.split())
         await pilot.pause()
         table = app.screen.query_one(TurnList)
@@ -95,7 +95,7 @@ async def test_s_cycles_the_strategy_and_every_count_follows(view_of):
             assert app.screen.turn == 3                      # selection kept
             header = app.screen.query_one(TraceHeader)
             assert str(header.content) == header_text(expected.header()).plain
-            assert f"{expected.header().tokens:,} tokens" in str(header.content)
+            assert f"\ntokens: {expected.header().tokens:,} " in str(header.content)
             assert [c[2] for c in turn_list_cells(app)] == [f"{r.tokens:,}"
                                                           for r in expected.rows()]
             assert [c[3] for c in turn_list_cells(app)] == [f"{r.full_tokens:,}"
