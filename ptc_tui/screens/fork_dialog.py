@@ -23,6 +23,7 @@ class ForkDialog(ModalScreen[ForkRequest | None]):
             width: 90; max-width: 100%; height: auto; max-height: 90%;
             border: thick $primary; background: $surface; padding: 0 1;
         }
+        .title, .hint { width: 100%; }     /* a Label is as wide as its text: wrap instead */
         .title { text-style: bold; margin-bottom: 1; }
         .row { height: 1; margin-bottom: 1; }
         .row Label { width: 18; }
