@@ -1,7 +1,8 @@
 """`ptc-tui validate TRACE`: the trace loads; each turn's program is the code in its reply; the
 outcome is what the last turn did; the messages it recorded are exactly what its strategy
 renders from its turns; and the file is as it was saved (its content digest matches). Exit 1
-when the file reads but fails a check, 2 when it cannot be read (missing, not a regular file)."""
+when the trace reads but fails a check, 2 when the file cannot be read (missing, not a regular
+file) or is not a trace (not JSON, cut short, another format, a newer version)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from engine.history import render_turns
 from engine.lisp import pr_str
 from engine.trace import Trace, TraceError
 from engine.trace.files import content_digest, load_trace_doc, trace_from_json
-from engine.trace.model import UnreadableTrace
 from ptc_tui.subcommands.common import CommandError, read_trace
 from ptc_tui.subcommands.output import Output
 from ptc_tui.view.plain_text import escape_controls
@@ -35,10 +35,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
         else:
             doc = load_trace_doc(args.trace)
             trace = trace_from_json(doc, os.fspath(args.trace))
-    except UnreadableTrace as e:             # no file to judge: a usage error
+    except TraceError as e:                  # no trace to judge: an input error, as in stats
         raise CommandError(str(e)) from None
-    except TraceError as e:
-        return invalid(str(e))
     if trace.upstream is not None:
         return imported(args.trace, trace, doc, out)
     problem = (program_problem(trace) or outcome_problem(trace) or first_difference(trace)
@@ -48,7 +46,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     unsigned = "" if "digest" in doc else " (no content digest: saved by an older ptc-tui)"
     fork = (f" (a fork: turns from {trace.parent.turn} checked; its parent's file holds the "
             "others)") if trace.parent is not None else ""
-    out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status}{fork}{unsigned}")
+    out.line(f"ok: {_turns(trace)}, {trace.outcome.status}{fork}{unsigned}")
     return 0
 
 
@@ -59,10 +57,15 @@ def imported(name: str, trace: Trace, doc: dict, out: Output) -> int:
     if problem:
         return invalid(f"{name}: {problem}")
     differs = sum(1 for t in trace.upstream.get("turns", ()) if t.get("differs"))
-    out.line(f"ok: {len(trace.turns)} turns, {trace.outcome.status} (imported from a ptc_runner "
+    out.line(f"ok: {_turns(trace)}, {trace.outcome.status} (imported from a ptc_runner "
              f"run: requests, replies and programs as it recorded them; {differs} turn(s) whose "
              f"re-run here differs from the recorded outcome)")
     return 0
+
+
+def _turns(trace: Trace) -> str:
+    count = len(trace.turns)
+    return f"{count} turn" + "s" * (count != 1)
 
 
 def invalid(problem: str) -> int:

@@ -1,5 +1,6 @@
 """`ptc-tui validate`: a trace loads and its recorded messages are what its strategy renders."""
 
+import gzip
 import json
 
 import pytest
@@ -14,7 +15,8 @@ def test_every_sample_is_valid(cli, agent):
     trace = load_trace(trace_path(agent))
     r = cli("validate", trace_path(agent))
     assert (r.status, r.err) == (0, "")
-    assert r.out == f"ok: {len(trace.turns)} turns, {trace.outcome.status}\n"
+    turns = f"{len(trace.turns)} turn" + "s" * (len(trace.turns) != 1)
+    assert r.out == f"ok: {turns}, {trace.outcome.status}\n"
 
 
 def test_a_tampered_message_is_reported(cli, tmp_path):
@@ -43,15 +45,52 @@ def test_a_changed_option_is_reported(cli, tmp_path):
                           "recorded '\\n\\nTurns left: 5', re-rendered (end)\n")
 
 
-def test_a_broken_file_is_invalid_and_a_missing_one_a_usage_error(cli, tmp_path):
-    broken = tmp_path / "broken.json"
-    broken.write_text('{"format": "ptc-trace", "version": 1, "agent": {')
-    r = cli("validate", broken)
-    assert r.status == 1 and r.err == f"ptc-tui: {broken}: the file ends in the middle of the JSON (truncated?)\n"
+def test_a_missing_file_is_a_usage_error(cli, tmp_path):
     r = cli("validate", tmp_path / "missing.json")
     assert r.status == 2
     assert r.err == (f"ptc-tui: {tmp_path / 'missing.json'}: cannot read the file: "
                      "No such file or directory\n")
+
+
+def gzip_cut(path):
+    path.write_bytes(gzip.compress(open(PRODUCT_TRACE, "rb").read())[:200])
+
+
+def version_99(path):
+    doc = product_doc()
+    doc["version"] = 99
+    path.write_text(json.dumps(doc))
+
+
+def otlp_export(path):
+    from engine.trace.otel import dumps_otlp
+    path.write_text(dumps_otlp(load_trace(PRODUCT_TRACE)))
+
+
+NOT_TRACES = {
+    "empty": (lambda p: p.write_text(""), "the file is empty"),
+    "truncated JSON": (lambda p: p.write_text('{"format": "ptc-trace", "version": 1, "agent": {'),
+                       "the file ends in the middle of the JSON (truncated?)"),
+    "an object": (lambda p: p.write_text('{"a": 1}'), "not a ptc-tui trace"),
+    "a list": (lambda p: p.write_text("[1, 2, 3]"), "not a ptc-tui trace"),
+    "null": (lambda p: p.write_text("null"), "not a ptc-tui trace"),
+    "truncated gzip": (gzip_cut, "the gzip data ends early"),
+    "garbage gzip": (lambda p: p.write_bytes(b"\x1f\x8bgarbage"), "the gzip data"),
+    "binary": (lambda p: p.write_bytes(b"\xff\xfe\x00\x01"), "not UTF-8 text"),
+    "version 99": (version_99, "trace format version 99"),
+    "an OTLP export": (otlp_export, "not a ptc-tui trace"),
+}
+
+
+@pytest.mark.parametrize("write, problem", NOT_TRACES.values(), ids=NOT_TRACES.keys())
+def test_a_file_that_is_not_a_trace_is_a_usage_error(cli, tmp_path, write, problem):
+    """Exit 2, as stats and render give it: 1 is kept for a trace that reads but is
+    inconsistent."""
+    path = tmp_path / "not_a_trace.json"
+    write(path)
+    r = cli("validate", path)
+    assert (r.status, r.out) == (2, "")
+    assert r.err.startswith(f"ptc-tui: {path}: {problem}") and r.err.count("\n") == 1, r.err
 
 
 # --- hand edits ----------------------------------------------------------------------------
@@ -150,4 +189,4 @@ def test_an_interrupted_run_validates(cli, tmp_path):
     session = SubAgent(mission="m", max_turns=2).start(ScriptedLLM(["(def a 1)", "(def b 2)"]))
     session.step()
     save_trace(session.trace(), tmp_path / "running.json")
-    assert cli("validate", tmp_path / "running.json").out == "ok: 1 turns, running\n"
+    assert cli("validate", tmp_path / "running.json").out == "ok: 1 turn, running\n"
