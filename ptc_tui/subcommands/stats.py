@@ -13,7 +13,7 @@ from engine.tokens import CachePolicy, CallCost, TokenCounter, run_costs, total_
 from engine.trace import Trace
 from ptc_tui.subcommands.common import (call_json, call_text, changed_options, print_json,
                                         add_limit_options, overrides, read_trace, strategy_name,
-                                        tokens, whole_number)
+                                        positive_whole_number, tokens)
 from ptc_tui.subcommands import stats_dir
 from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.view.formats import cost_text, per_million_text, percent_text
@@ -35,8 +35,9 @@ def add_parser(sub) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="costs without the provider's prompt caching (as before it was modelled)")
     p.add_argument("--json", action="store_true", help="one JSON document for machines")
-    p.add_argument("--jobs", type=whole_number, default=stats_dir.default_jobs(), metavar="J",
-                   help="for a folder: files read at once, in processes (default: %(default)s)")
+    p.add_argument("--jobs", type=positive_whole_number, default=stats_dir.default_jobs(),
+                   metavar="J", help="for a folder: files read at once, in processes "
+                   "(default: %(default)s; a J above the CPUs is lowered to them)")
     p.set_defaults(func=run)
 
 

@@ -37,6 +37,12 @@ def default_jobs() -> int:
     return max(1, min(DEFAULT_JOBS, os.cpu_count() or 1))
 
 
+def pool_size(jobs: int, files: int) -> int:
+    """Processes to read `files` files with: `jobs` (--jobs), lowered to the CPUs, as `-j` is
+    on a smaller machine (more would only compete for them), and to the files."""
+    return max(1, min(jobs, os.cpu_count() or 1, files))
+
+
 # --- one file (in a worker process) ---------------------------------------------------------
 
 def file_stats(path: str, strategies: Sequence[str], changes: Mapping,
@@ -77,17 +83,18 @@ def count_strategies(trace, strategies: Sequence[str], changes: Mapping,
 def read_all(paths: Sequence[Path], strategies: Sequence[str], changes: Mapping,
              model: str | None, jobs: int,
              progress: Callable[[int, int], None] | None = None) -> list[dict]:
-    """file_stats of every path, `jobs` files at once (in processes when more than one), in
-    the order of `paths` whatever order they finish in."""
+    """file_stats of every path, `jobs` files at once (in processes when more than one; at
+    most pool_size), in the order of `paths` whatever order they finish in."""
     done: dict[str, dict] = {}
     args = (tuple(strategies), dict(changes), model)
-    if jobs <= 1 or len(paths) <= 1:
+    workers = pool_size(jobs, len(paths))
+    if workers == 1:
         for path in paths:
             done[str(path)] = file_stats(str(path), *args)
             if progress:
                 progress(len(done), len(paths))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(file_stats, str(p), *args) for p in paths]
             for future in as_completed(futures):
                 result = future.result()

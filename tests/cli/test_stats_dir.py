@@ -106,11 +106,40 @@ def test_jobs_reads_in_processes_and_gives_the_same_report(cli, folder, monkeypa
         pools.append(max_workers)
         return real(max_workers=max_workers)
     monkeypatch.setattr(stats_dir, "ProcessPoolExecutor", spy)
+    monkeypatch.setattr(stats_dir.os, "cpu_count", lambda: 8)
     one = report(cli, folder, "--jobs", "1")
     assert pools == []
     three = report(cli, folder, "--jobs", "3")
     assert pools == [3]
     assert three == one
+
+
+def test_jobs_is_lowered_to_the_cpus(cli, folder, monkeypatch):
+    pools = []
+    real = stats_dir.ProcessPoolExecutor
+
+    def spy(max_workers):
+        pools.append(max_workers)
+        return real(max_workers=max_workers)
+    monkeypatch.setattr(stats_dir, "ProcessPoolExecutor", spy)
+    monkeypatch.setattr(stats_dir.os, "cpu_count", lambda: 2)
+    assert report(cli, folder, "--jobs", "100000") == report(cli, folder, "--jobs", "1")
+    assert pools == [2]
+
+
+@pytest.mark.parametrize("cpus, jobs, files, size", [
+    (2, 100000, 50, 2), (8, 3, 50, 3), (8, 8, 5, 5), (None, 4, 50, 1), (4, 1, 50, 1)])
+def test_the_pool_is_never_larger_than_the_cpus_or_the_files(monkeypatch, cpus, jobs, files,
+                                                              size):
+    monkeypatch.setattr(stats_dir.os, "cpu_count", lambda: cpus)
+    assert stats_dir.pool_size(jobs, files) == size
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1"])
+def test_jobs_below_one_is_a_usage_error(cli, folder, jobs):
+    result = cli("stats", folder, "--jobs", jobs)
+    assert result.status == 2 and result.out == ""
+    assert f"argument --jobs: expected a whole number ≥ 1, got {jobs}" in result.err
 
 
 def test_history_options_apply_to_every_run(cli, folder):
