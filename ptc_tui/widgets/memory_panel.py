@@ -27,10 +27,14 @@ DROPPED_WHEN_NARROW = (COLUMNS.index("turn"), COLUMNS.index("type"))
 
 
 def row_cells(row: MemoryRow) -> tuple[Text, ...]:
+    """A row's cells; a value without a sample (nil, an empty collection, a function: the
+    history shows its type alone) shows its type, dimmed, where the sample goes, so that it
+    reads whole where the type column is left out."""
+    sample = literal(row.sample) if row.sample is not None else literal(row.type, "dim")
     return (Text("●", "yellow") if row.changed else Text(""), literal(row.name, "bold"),
             literal(row.type, "cyan"),
             Text("" if row.defined_in is None else str(row.defined_in), justify="right"),
-            literal(row.sample or ""), literal(row.doc or "", "italic"))
+            sample, literal(row.doc or "", "italic"))
 
 
 def column_layout(rows: tuple[MemoryRow, ...], room: int) -> list[tuple[int, int]]:
@@ -117,8 +121,8 @@ class MemoryPanel(SteadyScroll, RowTable):
         self.post_message(self.Chosen(self.chosen))
 
     def on_resize(self) -> None:
-        if self.scrollable_content_region.width != self.room and self.rows_shown:
-            self._fill()
+        if self.scrollable_content_region.width != self.room:
+            self._fill()          # an empty table too: its columns are laid out for the width
 
     def _fill(self) -> None:
         self.room = self.scrollable_content_region.width

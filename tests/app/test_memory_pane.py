@@ -9,7 +9,7 @@ from engine.trace import load_trace, save_trace
 from ptc_tui.app import PtcApp
 from ptc_tui.widgets import MemoryPanel
 from ptc_tui.widgets.memory_panel import MIN_SAMPLE_WIDTH, MemoryDetail
-from tests.app.conftest import WIDE, sample
+from tests.app.conftest import WIDE, sample, settle
 
 pytestmark = pytest.mark.anyio
 REDEFINED = "findings"      # long_exploration: defined in turns 3, 15, 18 and 21
@@ -167,3 +167,26 @@ async def test_only_the_chosen_definition_is_pretty_printed(monkeypatch):
         await pilot.press("tab", "tab", "tab", "down")         # the next row: printed then
         await pilot.pause()
         assert {id(v) for v in printed} == {id(r.value) for r in table.rows_shown[:2]}
+
+
+def test_a_value_without_a_sample_shows_its_type_where_the_sample_goes(view_of):
+    """nil and empty collections get no sample (the history shows their type alone): the
+    sample cell says the type, so the row reads whole where the type column is left out."""
+    from ptc_tui.widgets.memory_panel import COLUMNS, row_cells
+    rows = {r.name: r for r in view_of("long_exploration").turn(26).memory}
+    for name, type_label in (("answer", "nil"), ("dupes", "map[0]")):
+        assert rows[name].sample is None and rows[name].type == type_label
+        cell = row_cells(rows[name])[COLUMNS.index("sample")]
+        assert cell.plain == type_label and str(cell.style) == "dim"
+
+
+async def test_an_empty_memory_table_is_laid_out_for_the_panes_width():
+    """Turn 1 of a run defines nothing yet: its table still shows every column's title (it
+    was laid out once, for no width, and so left out the type and the turn)."""
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one(MemoryPanel)
+        assert app.screen.turn == 1 and table.rows_shown == ()
+        assert [c.label.plain for c in table.columns.values()] == \
+            ["", "name", "type", "turn", "sample", "doc"]
