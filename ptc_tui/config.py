@@ -13,9 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.agent import SPEC_FORMS
+from engine.llm.transport import HttpLLM
+from engine.trace.disk import read_text
 from ptc_tui.view.options import FIELDS
 
 ENV_VAR = "PTC_TUI_CONFIG"
+MAX_CONFIG_BYTES = 1024 * 1024
+SPEC_PREFIXES = {form.partition(":")[0] for form in SPEC_FORMS}
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 
 
@@ -53,7 +58,10 @@ def _url(value):
 
 
 def _spec(value):
-    if type(value) is not str or not value.partition(":")[2]:
+    """A spec whose provider is known and that names its model or file; checked without
+    building the client (which may want a key, a file or the network)."""
+    prefix, _, rest = value.partition(":") if type(value) is str else ("", "", "")
+    if prefix not in SPEC_PREFIXES or not rest.strip():
         raise ValueError
     return value
 
@@ -124,7 +132,7 @@ def _price_model(value):
 
 LLM = ("run", "fork", "experiment")
 SETTINGS: tuple[Setting, ...] = (
-    Setting("llm", "spec", "an LLM spec, PROVIDER:MODEL (e.g. openai:gpt-4o-mini)", _spec,
+    Setting("llm", "spec", f"an LLM spec, one of {', '.join(SPEC_FORMS)}", _spec,
             "llm", ("run", "experiment"), "the agent file's replies"),
     Setting("llm", "base_url", "an http:// or https:// URL", _url, "base_url", LLM,
             "the provider's"),
@@ -135,7 +143,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("llm", "reasoning_effort", f"one of {', '.join(REASONING_EFFORTS)}",
             _one_of(REASONING_EFFORTS), "reasoning_effort", LLM, "the model's"),
     Setting("llm", "timeout", "a number of seconds > 0", _number(0, above=True), "timeout", LLM,
-            "the client's"),
+            f"{HttpLLM.default_timeout_s:g}"),
     Setting("llm", "prompt_cache", "true or false", _bool, "no_prompt_cache", LLM, "true"),
     Setting("llm", "api_key_env", "an environment variable's name (e.g. MY_OPENAI_KEY)",
             _env_name, "api_key_env", LLM, "the provider's usual variable"),
@@ -210,20 +218,24 @@ class Config:
 
 
 def load_config(path: Path | None = None) -> Config:
-    """The config file at `path` (default: config_path()), checked; a missing file gives the
-    defaults."""
+    """The config file at `path` (default: config_path()), checked; a missing file, or
+    /dev/null, gives the defaults. Any other FIFO or device is a ConfigError (it is never
+    read: /dev/zero would never end)."""
     path = path if path is not None else config_path()
+    if os.path.realpath(path) == os.devnull:     # the one device read: the usual "no file"
+        return Config(path, True)
     try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
+        os.stat(path)
     except FileNotFoundError:
         return Config(path)
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a config file") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read the config file: {e.strerror or e}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+    except OSError:
+        pass                                 # read_text says why
+    try:                                     # a FIFO or a device is refused, never read
+        doc = tomllib.loads(read_text(path, MAX_CONFIG_BYTES))
+    except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except (OSError, ValueError) as e:       # the message names the file
+        raise ConfigError(str(e)) from None
     values, keys = {}, {}
     for section, table in doc.items():
         if section not in SECTIONS or type(table) is not dict:

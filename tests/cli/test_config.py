@@ -2,6 +2,9 @@
 one line naming the file, the key and what is allowed for anything it cannot hold."""
 
 import argparse
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -125,7 +128,9 @@ BAD = {
     "zero timeout": ("[llm]\ntimeout = 0\n", "llm.timeout: 0 is not allowed: a number of "
                      "seconds > 0"),
     "spec without a model": ('[llm]\nspec = "openai"\n', 'llm.spec: "openai" is not allowed: '
-                             'an LLM spec, PROVIDER:MODEL'),
+                             'an LLM spec, one of openai:MODEL, anthropic:MODEL'),
+    "unknown provider": ('[llm]\nspec = "foo:bar"\n', 'llm.spec: "foo:bar" is not allowed: '
+                         'an LLM spec, one of openai:MODEL, '),
     "bad reasoning effort": ('[llm]\nreasoning_effort = "max"\n', 'llm.reasoning_effort: "max" '
                              'is not allowed: one of none, minimal, low, medium, high, xhigh'),
     "unpriced model": ('[prices]\nmodel = "my-model"\n', 'prices.model: "my-model" is not '
@@ -139,7 +144,8 @@ BAD = {
 
 
 @pytest.mark.parametrize("text, problem", BAD.values(), ids=BAD.keys())
-@pytest.mark.parametrize("command", [["config"], ["stats", PRODUCT_TRACE], ["--help"]])
+@pytest.mark.parametrize("command", [["config"], ["stats", PRODUCT_TRACE], ["--help"],
+                                     ["run", PRODUCT_AGENT]])
 def test_a_bad_file_is_one_line_naming_the_file_and_the_key_exit_2(config_file, cli, text,
                                                                    problem, command):
     path = config_file(text)
@@ -162,7 +168,36 @@ def test_an_unknown_binding_id_is_one_line_when_the_app_starts(config_file, cli,
 def test_a_folder_as_the_config_file_is_one_line(tmp_path, monkeypatch, cli):
     monkeypatch.setenv("PTC_TUI_CONFIG", str(tmp_path))
     r = cli("config")
-    assert (r.status, r.err) == (2, f"ptc-tui: {tmp_path}: is a folder, not a config file\n")
+    assert (r.status, r.err) == (2, f"ptc-tui: {tmp_path}: cannot read the file: it is a "
+                                    "folder, not a regular file\n")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_fifo_or_a_device_as_the_config_file_is_one_line_never_a_hang(tmp_path, kind):
+    path = tmp_path / "config.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    r = subprocess.run([sys.executable, "-m", "ptc_tui.cli", "config"], capture_output=True,
+                       text=True, timeout=120, stdin=subprocess.DEVNULL,
+                       env={**os.environ, "PTC_TUI_CONFIG": str(path)})
+    assert (r.returncode, r.stdout) == (2, "")
+    what = "a FIFO (named pipe)" if kind == "fifo" else "a device"
+    assert r.stderr == f"ptc-tui: {path}: cannot read the file: it is {what}, not a regular file\n"
+
+
+def test_dev_null_as_the_config_file_gives_the_defaults(monkeypatch, cli):
+    monkeypatch.setenv("PTC_TUI_CONFIG", os.devnull)
+    r = cli("config")
+    assert (r.status, r.err) == (0, "")
+    assert " file\n" not in r.out
+
+
+def test_the_timeout_shown_is_the_one_run_help_gives(cli):
+    lines = [line.split() for line in cli("config").out.splitlines()]
+    assert ["llm.timeout", "60", "default"] in lines
+    assert "(default 60)" in " ".join(cli("run", "--help").out.split())
 
 
 def test_the_apps_settings_are_read_as_the_app_uses_them(tmp_path):
