@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, fields
 from engine.history import STRATEGIES, HistoryOpts
 
 TURN_BUDGET = "max_turns"
+MAX_REPEAT = 10_000     # pins a success rate within about ±1 point (Wilson 95%): more only waits
 TEXT_OPTIONS = ("sample_rule", "errors")
 
 

@@ -7,6 +7,7 @@ before it propagates."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -79,37 +80,38 @@ def run_all(experiment: Experiment, runs: list[Run], kept: list[dict], jobs: int
     save()
     progress()
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="experiment")
-    futures = [pool.submit(make_run, run, experiment.agent_file, experiment.make_llm,
-                           experiment.out_dir, experiment.model, stop, experiment.spans)
-               for run in todo]
-    pending, taken = set(futures), set()
+    waiting, going = iter(todo), set()      # submitted `jobs` at a time: a long plan costs
+                                            # no memory and a Ctrl-C stops it at once
+
+    def start_next() -> None:
+        for run in itertools.islice(waiting, max(1, jobs) - len(going)):
+            going.add(pool.submit(make_run, run, experiment.agent_file, experiment.make_llm,
+                                  experiment.out_dir, experiment.model, stop, experiment.spans))
 
     def keep_the_finished() -> None:
         """Stop the runs in progress (between two turns); save the rows of the finished."""
         stop.set()
         with _signals_deferred():       # a second Ctrl-C does not cut the rows short
-            for future in futures:
-                future.cancel()
-            pool.shutdown(wait=True)
-            rows.extend(f.result() for f in futures if f not in taken and not f.cancelled()
-                        and f.exception() is None)
+            pool.shutdown(wait=True, cancel_futures=True)
+            rows.extend(f.result() for f in going if not f.cancelled() and f.exception() is None)
             save()
 
     try:
-        while pending:
-            finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+        start_next()
+        while going:
+            finished, _ = wait(going, timeout=0.5, return_when=FIRST_COMPLETED)
             if stop.is_set():               # a run may have ended Stopped: keep_the_finished
-                pending |= finished
                 break
             for future in finished:
                 rows.append(future.result())
-                taken.add(future)
+                going.discard(future)
                 save()
+            start_next()
             progress()                      # twice a second at least: the elapsed time moves on
     except BaseException:
         keep_the_finished()
         raise
-    if pending:
+    if stop.is_set():
         keep_the_finished()
         progress()
     pool.shutdown(wait=True)

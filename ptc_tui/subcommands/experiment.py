@@ -17,8 +17,8 @@ from engine.llm import SimulatedLLM, spec_model
 from ptc_tui.subcommands.common import (CommandError, add_llm_options, llm_options,
                                         positive_whole_number, print_json, whole_number)
 from ptc_tui.subcommands.output import Column, Output
-from ptc_tui.experiments.plan import (TURN_BUDGET, OptionSet, option_sets, parse_setting,
-                                      plan_runs)
+from ptc_tui.experiments.plan import (MAX_REPEAT, TURN_BUDGET, OptionSet, option_sets,
+                                      parse_setting, plan_runs)
 from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.experiments.record import (FILE_NAME, ExperimentError, experiment_doc,
                                         load_experiment, save_experiment)
@@ -42,8 +42,9 @@ def add_parser(sub) -> None:
                    "(default: the agent's own)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=V1,V2", dest="settings",
                    help="values of a history option (or max_turns) to try; repeatable")
-    p.add_argument("--repeat", type=positive_whole_number, default=5, metavar="K",
-                   help="runs per option set (default 5)")
+    p.add_argument("--repeat", type=repeat_count, default=5, metavar="K",
+                   help=f"runs per option set (default 5, at most {MAX_REPEAT:,}: that many "
+                   "pin a success rate within about ±1 point)")
     p.add_argument("--jobs", type=positive_whole_number, default=4, metavar="J",
                    help="runs at once (default 4)")
     p.add_argument("--seed", type=whole_number, default=0, metavar="S",
@@ -58,6 +59,15 @@ def add_parser(sub) -> None:
     add_otlp_option(p)
     add_llm_options(p, "default: the file's policy, else its scripted replies")
     p.set_defaults(func=run)
+
+
+def repeat_count(text: str) -> int:
+    """Argparse type of --repeat: 1 to MAX_REPEAT."""
+    value = positive_whole_number(text)
+    if value > MAX_REPEAT:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_REPEAT:,} runs per option set, "
+                                         f"got {value:,}")
+    return value
 
 
 def run(args: argparse.Namespace, out: Output) -> int:

@@ -189,6 +189,10 @@ def test_resume_skips_the_runs_already_saved(cli, tmp_path, coin_agent):
                                                         "given reads it"),
     (["--llm", "nosuch:model"], "unknown LLM spec 'nosuch:model'"),
     (["--repeat", "0"], "argument --repeat: expected a whole number ≥ 1, got 0"),
+    (["--repeat", "10001"], "argument --repeat: expected at most 10,000 runs per option set, "
+                            "got 10,001"),
+    (["--repeat", "99999999999999999"], "argument --repeat: expected at most 10,000 runs per "
+                                        "option set, got 99,999,999,999,999,999"),
 ])
 def test_bad_options_are_one_line_and_exit_2(cli, tmp_path, coin_agent, argv, problem):
     result = cli("experiment", coin_agent(), *argv, "--out", tmp_path / "runs")
