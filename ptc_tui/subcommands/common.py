@@ -14,12 +14,14 @@ from engine.llm import REASONING_EFFORTS
 from engine.history.opts import ERROR_DISPLAYS, SAMPLE_RULES
 from engine.tokens import CallCost
 from engine.trace.disk import starts_with, target_problem
+from engine.trace.strict_json import MAX_INT_DIGITS
 from ptc_tui.subcommands.output import Output
 from ptc_tui.view.plain_text import escape_controls, escape_json_controls
 from ptc_tui.view.formats import cost_text
 from ptc_tui.view.options import BY_NAME, FIELDS
 
 OPTION_NAMES = ", ".join(f.name for f in FIELDS if f.name != "strategy")
+LARGEST_IN_TRACE = 10 ** MAX_INT_DIGITS - 1
 
 
 class CommandError(Exception):
@@ -27,14 +29,24 @@ class CommandError(Exception):
 
 
 def whole_number(text: str, least: int = 0) -> int:
-    """Argparse type: a whole number, `least` or more (0, 1, 2... unless said)."""
+    """Argparse type: a whole number, `least` or more (0, 1, 2... unless said), and no more
+    than a trace holds (the options are written into the trace the run saves)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < least:
         raise argparse.ArgumentTypeError(f"expected a whole number ≥ {least}, got {value}")
+    check_trace_number(value)
     return value
+
+
+def check_trace_number(value) -> None:
+    """ArgumentTypeError for a whole number a trace could not hold (engine.trace.strict_json)."""
+    if isinstance(value, int) and abs(value) > LARGEST_IN_TRACE:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number up to {LARGEST_IN_TRACE:,} (the largest a trace holds), "
+            f"got a {len(str(abs(value))):,}-digit number")
 
 
 def positive_whole_number(text: str) -> int:
@@ -134,9 +146,11 @@ def history_option(text: str) -> tuple[str, object]:
         raise argparse.ArgumentTypeError(f"{what} (options: {OPTION_NAMES}; the strategy has "
                                          "its own flag)")
     try:
-        return field.name, field.parse(value)
+        parsed = field.parse(value)
     except ValueError as e:
         raise argparse.ArgumentTypeError(f"{field.name}: {e}") from None
+    check_trace_number(parsed)
+    return field.name, parsed
 
 
 def overrides(args: argparse.Namespace) -> dict:

@@ -14,7 +14,8 @@ from engine.lisp import format_value
 from engine.llm import LLMError
 from engine.trace import save_trace
 from ptc_tui.subcommands.common import (add_force_option, add_limit_options, add_llm_options,
-                                        check_target, llm_options, overrides, whole_number)
+                                        check_target, llm_options, overrides,
+                                        positive_whole_number)
 from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.subcommands.output import Output
 from ptc_tui.signals import Interrupted, deferred, interruptible
@@ -45,7 +46,7 @@ def add_parser(sub) -> None:
     p.add_argument("--compress", type=compress_option, metavar="true|false|STRATEGY",
                    help="history strategy (default: the agent's compress_history)")
     add_limit_options(p)
-    p.add_argument("--max-turns", type=whole_number, metavar="N",
+    p.add_argument("--max-turns", type=positive_whole_number, metavar="N",
                    help="turn budget (default: the agent's max_turns)")
     p.add_argument("--save", metavar="TRACE",
                    help="write the trace of the run here, after every turn (gzip-compressed "
