@@ -49,6 +49,13 @@ def check_trace_number(value) -> None:
             f"got a {len(str(abs(value))):,}-digit number")
 
 
+def file_name(text: str) -> str:
+    """Argparse type: the name of a file to write, not empty."""
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
+    return text
+
+
 def positive_whole_number(text: str) -> int:
     """Argparse type: a whole number 1 or more (a count that cannot be none: --repeat)."""
     return whole_number(text, 1)

@@ -6,6 +6,7 @@ RUN.inspection.jsonl [--trace run.jsonl]` imports a run of the reference impleme
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from engine.llm import spec_model
@@ -14,7 +15,8 @@ from engine.trace import dumps_trace
 from engine.trace.disk import read_text, write_atomically
 from engine.trace.files import MAX_FILE_BYTES
 from engine.agent.open_trace import is_inspection_file
-from ptc_tui.subcommands.common import CommandError, add_force_option, check_target, read_trace
+from ptc_tui.subcommands.common import (CommandError, add_force_option, check_target, file_name,
+                                        read_trace)
 from ptc_tui.subcommands.otlp import open_stream
 from ptc_tui.subcommands.output import Output
 from ptc_tui.view.plain_text import escape_controls, escape_json_controls
@@ -26,7 +28,7 @@ def add_parser(sub) -> None:
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--format", choices=("otel",), default="otel",
                    help="otel (the default): OTLP/JSON TracesData (GenAI semantic conventions)")
-    p.add_argument("-o", "--output", metavar="OUT", help="file to write, gzip-compressed when "
+    p.add_argument("-o", "--output", type=file_name, metavar="OUT", help="file to write, gzip-compressed when "
                    "its name ends in .gz (default: stdout)")
     p.add_argument("--endpoint", metavar="URL", help="send the spans to this OTLP/HTTP "
                    "endpoint instead (a collector's base URL; /v1/traces is added; the "
@@ -40,7 +42,7 @@ def add_parser(sub) -> None:
     p.add_argument("--trace", metavar="RUN.jsonl", dest="canonical",
                    help="the ptc_runner run's canonical trace, for its model, durations, "
                    "statuses and outcome (default: the run.jsonl beside the artifact, if any)")
-    p.add_argument("-o", "--output", metavar="TRACE", help="trace file to write, gzip-compressed "
+    p.add_argument("-o", "--output", type=file_name, metavar="TRACE", help="trace file to write, gzip-compressed "
                    "when its name ends in .gz (default: stdout)")
     p.add_argument("--lenient", action="store_true",
                    help="import a run with missing or misplaced turns, a warning line per gap "
@@ -54,6 +56,8 @@ def export(args: argparse.Namespace, out: Output) -> int:
     if args.endpoint:
         return send(args, out)
     if args.output:
+        check_not_the_input(args.output, (args.trace,), "is the trace being exported; write "
+                            "the export somewhere else")
         check_target(args.output, args.force)
     trace = read_trace(args.trace)
     write(dumps_otlp(trace, call_counter(spec_model(trace.agent.llm))), args.output)
@@ -80,6 +84,8 @@ def send(args: argparse.Namespace, out: Output) -> int:
 def import_(args: argparse.Namespace, out: Output) -> int:
     from engine.trace.otel import loads_otlp
     if args.output:
+        check_not_the_input(args.output, (args.otlp, args.canonical), "is the file being "
+                            "imported; write the trace somewhere else")
         check_target(args.output, args.force)
     if is_inspection_file(args.otlp):
         trace = read_trace(args.otlp, args.canonical)
@@ -93,6 +99,14 @@ def import_(args: argparse.Namespace, out: Output) -> int:
     trace = loads_otlp(read_text(args.otlp, MAX_FILE_BYTES), args.otlp, warn)
     write(dumps_trace(trace), args.output)
     return 0
+
+
+def check_not_the_input(output: str, inputs, problem: str) -> None:
+    """CommandError when `output` is one of `inputs` by any path (another spelling, a link):
+    writing it would replace the file being read. Checked before any work, as fork does."""
+    if os.path.exists(output) and any(
+            p and os.path.exists(p) and os.path.samefile(output, p) for p in inputs):
+        raise CommandError(f"{output}: {problem}")
 
 
 def write(text: str, path: str | None) -> None:

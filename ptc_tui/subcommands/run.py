@@ -14,7 +14,7 @@ from engine.lisp import format_value
 from engine.llm import LLMError
 from engine.trace import save_trace
 from ptc_tui.subcommands.common import (add_force_option, add_limit_options, add_llm_options,
-                                        check_target, llm_options, overrides,
+                                        check_target, file_name, llm_options, overrides,
                                         positive_whole_number)
 from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.subcommands.output import Output
@@ -48,7 +48,7 @@ def add_parser(sub) -> None:
     add_limit_options(p)
     p.add_argument("--max-turns", type=positive_whole_number, metavar="N",
                    help="turn budget (default: the agent's max_turns)")
-    p.add_argument("--save", metavar="TRACE",
+    p.add_argument("--save", type=file_name, metavar="TRACE",
                    help="write the trace of the run here, after every turn (gzip-compressed "
                    "when the name ends in .gz)")
     add_force_option(p)
