@@ -146,7 +146,7 @@ APP_FLOORS = {
     "app": {"app_what_if", "app_loading", "app_signals", "app_commands", "screens", "widgets",
             "view", "experiments", "config"},
     "launch": {"app", "app_loading", "keymap", "config", "view", "experiments"},
-    "cli": {"subcommands", "config"},
+    "cli": {"subcommands", "config", "view"},
     "__main__": {"cli"},
 }
 # parts that stay plain Python: the CLI and the view-model load no UI library when imported

@@ -219,6 +219,7 @@ async def test_memory_rows_show_type_defining_turn_sample_and_doc(view_of):
         assert {"name", "sample", "doc"} <= set(shown)
         whole = [{"": "●" if r.changed else "", "name": r.name, "type": r.type,
                   "turn": "" if r.defined_in is None else str(r.defined_in),
-                  "sample": r.sample or "", "doc": r.doc or ""} for r in rows]
+                  "sample": r.type if r.sample is None else r.sample,   # no sample: its type
+                  "doc": r.doc or ""} for r in rows]
         assert cells == [[w[label] for label in shown] for w in whole]
         assert any(r.doc for r in rows) and any(r.changed for r in rows)

@@ -533,7 +533,7 @@ def test_the_not_ours_errors_say_so(trace):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("", "ends in the middle of the JSON"),
+    ("", "the file is empty"),
     ("{'a': 1}", "not valid JSON at line 1, column 2"),
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
 ])
