@@ -242,12 +242,18 @@ def check_target(path: str, force: bool = False, protect=()) -> None:
     problem = target_problem(path)
     if problem:
         raise CommandError(problem)
-    if os.path.exists(path) and any(os.path.exists(p) and os.path.samefile(path, p)
-                                    for p in protect):
-        raise CommandError(f"{path}: is the agent file itself; save the trace somewhere else")
+    check_not_the_input(path, protect, "is the agent file itself; save the trace somewhere else")
     if os.path.exists(path) and not force and not starts_with(path, OUR_FILES):
         raise CommandError(f"{path}: exists and is not a trace or export written by ptc-tui; "
                            "--force overwrites it")
+
+
+def check_not_the_input(output: str, inputs, problem: str) -> None:
+    """CommandError when `output` is one of `inputs` by any path (another spelling, a link):
+    writing it would replace the file being read. Checked before any work."""
+    if os.path.exists(output) and any(
+            p and os.path.exists(p) and os.path.samefile(output, p) for p in inputs):
+        raise CommandError(f"{output}: {problem}")
 
 
 def read_trace(path, canonical=None):

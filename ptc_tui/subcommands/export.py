@@ -15,8 +15,8 @@ from engine.trace import dumps_trace
 from engine.trace.disk import read_text, write_atomically
 from engine.trace.files import MAX_FILE_BYTES
 from engine.agent.open_trace import is_inspection_file
-from ptc_tui.subcommands.common import (CommandError, add_force_option, check_target, file_name,
-                                        read_trace)
+from ptc_tui.subcommands.common import (CommandError, add_force_option, check_not_the_input,
+                                        check_target, file_name, read_trace)
 from ptc_tui.subcommands.otlp import open_stream
 from ptc_tui.subcommands.output import Output
 from ptc_tui.view.plain_text import escape_controls, escape_json_controls
@@ -99,14 +99,6 @@ def import_(args: argparse.Namespace, out: Output) -> int:
     trace = loads_otlp(read_text(args.otlp, MAX_FILE_BYTES), args.otlp, warn)
     write(dumps_trace(trace), args.output)
     return 0
-
-
-def check_not_the_input(output: str, inputs, problem: str) -> None:
-    """CommandError when `output` is one of `inputs` by any path (another spelling, a link):
-    writing it would replace the file being read. Checked before any work, as fork does."""
-    if os.path.exists(output) and any(
-            p and os.path.exists(p) and os.path.samefile(output, p) for p in inputs):
-        raise CommandError(f"{output}: {problem}")
 
 
 def write(text: str, path: str | None) -> None:

@@ -12,8 +12,8 @@ from engine.agent import fork, fork_llm, llm_name
 from engine.agent.files import load_agent_file
 from engine.trace import load_trace
 from ptc_tui.subcommands.common import (CommandError, add_force_option, add_limit_options,
-                                        add_llm_options, check_target, llm_options, overrides,
-                                        whole_number)
+                                        add_llm_options, check_not_the_input, check_target,
+                                        llm_options, overrides, whole_number)
 from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.subcommands.output import Output
 from ptc_tui.subcommands.run import compress_option, drive
@@ -57,9 +57,8 @@ def start(args: argparse.Namespace):
         opts = opts.with_changes(strategy=strategy)
     opts = opts.with_changes(**overrides(args))
     if args.output:
-        if Path(args.output).resolve() == Path(args.trace).resolve():
-            raise CommandError(f"{args.output}: is the trace being forked; save the fork "
-                               "somewhere else")
+        check_not_the_input(args.output, (args.trace,),
+                            "is the trace being forked; save the fork somewhere else")
         check_target(args.output, args.force, protect=(args.agent,) if args.agent else ())
     try:
         llm = fork_llm(args.llm, parent, args.at, Path(args.trace).name, **llm_options(args))

@@ -2,6 +2,7 @@
 tools with --agent, bad input as one line with exit 2 and nothing written."""
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -156,8 +157,11 @@ def test_on_a_terminal_fork_opens_the_app_on_the_fork(monkeypatch, cli):
 def test_the_fork_is_never_written_over_its_parent_nor_over_a_file_not_ours(cli, tmp_path):
     parent = tmp_path / "parent.json"
     parent.write_bytes(PRODUCT.read_bytes())
-    r = cli("fork", parent, "--at", 2, "-o", parent)
-    assert r.status == 2 and "is the trace being forked" in r.err
+    linked = tmp_path / "linked.json"
+    os.link(parent, linked)                   # the same file by another name
+    for target in (parent, linked):
+        r = cli("fork", parent, "--at", 2, "-o", target)
+        assert r.status == 2 and "is the trace being forked" in r.err
     assert parent.read_bytes() == PRODUCT.read_bytes()
     notes = tmp_path / "notes.txt"
     notes.write_text("mine")
