@@ -6,7 +6,6 @@ RUN.inspection.jsonl [--trace run.jsonl]` imports a run of the reference impleme
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from engine.llm import spec_model

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 
 from ptc_tui.view import TurnRow
 from ptc_tui.widgets.row_table import PADDING, Column, RowTable
@@ -81,8 +81,10 @@ class TurnList(RowTable):
         def control(self) -> "TurnList":
             return self.turn_list
 
-    turn_rows: reactive[tuple[TurnRow, ...]] = reactive(())
-    turn: reactive[int] = reactive(1)
+    # vars, not reactives: a reactive repaints the whole list when it changes, and the list
+    # draws again only the rows that change (the cursor's two on a key, a turn's new count)
+    turn_rows: var[tuple[TurnRow, ...]] = var(())
+    turn: var[int] = var(1)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

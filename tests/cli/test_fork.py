@@ -4,7 +4,6 @@ tools with --agent, bad input as one line with exit 2 and nothing written."""
 import json
 import os
 import sys
-from pathlib import Path
 
 import pytest
 
