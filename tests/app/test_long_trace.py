@@ -161,6 +161,24 @@ async def test_a_counted_trace_is_left_out_of_garbage_collections_while_shown(lo
     assert any(o is trace for o in gc.get_objects())
 
 
+@pytest.mark.anyio
+async def test_a_key_to_the_next_turn_draws_again_only_the_turn_lists_two_rows(long,
+                                                                               monkeypatch):
+    app = PtcApp(long)
+    async with app.run_test(size=(160, ROWS)) as pilot:
+        await settle(app, pilot)
+        turns = app.screen.query_one(TurnList)
+        drawn = []
+        render_line = TurnList.render_line
+        monkeypatch.setattr(TurnList, "render_line",
+                            lambda self, y: drawn.append(y) or render_line(self, y))
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert app.screen.turn == 2 and turns.cursor_row == 1
+        # the rows of turns 1 (the cursor leaves it) and 2, under the header
+        assert sorted(set(drawn)) == [1, 2]
+
+
 @pytest.fixture(scope="module")
 def broken(long, tmp_path_factory):
     """`long` with turn BROKEN's prints broken: found only when that turn is decoded."""
