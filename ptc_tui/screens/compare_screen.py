@@ -57,8 +57,8 @@ def side_cells(side: SideTurn | None) -> list[Text]:
         return [Text("–", "dim"), Text(""), Text(""), Text("")]
     glyph, style = GLYPHS.get(side.status, ("?", ""))
     status = Text(glyph, style)
-    if side.from_parent:
-        status.append(*ORIGINS["parent"])
+    if side.origin:
+        status.append(*ORIGINS[side.origin])     # ◦ recorded in the parent, ✱ run by the fork
     return [status, Text(f"{side.input_tokens:,}", justify="right"),
             Text(str(side.tool_calls), justify="right"), Text(str(side.prints), justify="right")]
 

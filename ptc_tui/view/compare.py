@@ -22,12 +22,17 @@ class SideTurn:
     input_tokens: int          # the request as sent: the provider's count, else counted
     tool_calls: int
     prints: int
-    from_parent: bool          # a fork's turn taken over from its parent (recorded there)
+    origin: str = ""           # in a fork: "parent" (taken over as recorded there) or "fork"
+                               # (run by the fork), as the turn list's; else ""
+
+    @property
+    def from_parent(self) -> bool:
+        return self.origin == "parent"
 
     def as_json(self) -> dict:
         return {"status": self.status, "input_tokens": self.input_tokens,
                 "tool_calls": self.tool_calls, "prints": self.prints,
-                "from_parent": self.from_parent}
+                "from_parent": self.from_parent, "origin": self.origin}
 
 
 @dataclass(frozen=True)
@@ -80,14 +85,15 @@ def fork_text(trace: Trace) -> str | None:
 def _side(trace: Trace, name: str) -> tuple[RunSummary, dict[int, SideTurn], dict]:
     model = spec_model(trace.agent.llm)
     counter = TokenCounter(encoding_for_model(model))
-    first_own = trace.parent.turn if trace.parent is not None else 1
+    first_own = trace.parent.turn if trace.parent is not None else None
     price = price_for(model) if model else None
     turns, programs = {}, {}
     # the provider's counts where it reported them, the prompt-cache model's reads where not
     calls = run_costs(trace.turns, price, counter, model)
     for t, call in zip(trace.turns, calls):
+        origin = "" if first_own is None else "parent" if t.number < first_own else "fork"
         turns[t.number] = SideTurn(t.number, status(t), call.input_tokens, len(t.tool_calls),
-                                   len(t.prints), t.number < first_own)
+                                   len(t.prints), origin)
         programs[t.number] = t.program
     total = total_cost(calls)
     summary = RunSummary(name, trace.agent.llm, outcome_text(trace), answer_text(trace),

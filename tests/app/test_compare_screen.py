@@ -79,7 +79,7 @@ async def test_state_shown_in_the_snapshot(pair, size, notified):
         table = screen.query_one(DataTable)
         assert table.row_count == 11 and table.cursor_row == AT - 1
         row = [cell.plain for cell in table.get_row_at(AT - 1)]
-        assert row[0] == str(AT) and row[-1] == "◀ first" and row[5] == "⏎"
+        assert row[0] == str(AT) and row[-1] == "◀ first" and row[5] == "⏎✱"   # run by the fork
         assert [cell.plain for cell in table.get_row_at(AT)][5] == "–"   # B has no turn 6
         assert [cell.plain for cell in table.get_row_at(0)][5] == "✓◦"   # from the parent
         header = str(screen.query_one("#compare-header", Static).content)

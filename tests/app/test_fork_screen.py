@@ -5,7 +5,7 @@ recorded (from the parent) and which are what-ifs, and `F` compares it with its 
 import shutil
 
 import pytest
-from textual.widgets import Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from engine.trace import load_trace
 from ptc_tui.app import PtcApp
@@ -123,6 +123,11 @@ async def test_F_compares_the_fork_with_its_parent():
         assert c.first_divergent_turn is None and len(c.pairs) == 11
         assert screen.turn == 5               # no program differs: the fork's first own turn
         assert [p.b.from_parent for p in c.pairs[:5]] == [True] * 4 + [False]
+        # the B side's status cells mark its parent's turns ◦ and its own ✱, as the turn list
+        table = screen.query_one(DataTable)
+        marks = [table.get_row_at(i)[5].plain[1:] for i in range(6)]
+        assert marks == ["◦"] * 4 + ["✱"] * 2
+        assert all(len(table.get_row_at(i)[1].plain) == 1 for i in range(6))   # A: no mark
         await pilot.press("escape")
         assert isinstance(app.screen, LiveScreen)
 

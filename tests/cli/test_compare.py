@@ -45,6 +45,7 @@ def test_the_json_has_both_runs_the_turns_and_the_first_divergent_turn(cli, shor
     assert [t["turn"] for t in turns] == list(range(1, 12))       # aligned on turn number
     assert turns[4]["b"] is None and turns[4]["a"]["status"] == "ok"
     assert [t["b"]["from_parent"] for t in turns[:4]] == [True, True, True, False]
+    assert [t["b"]["origin"] for t in turns[:4]] == ["parent"] * 3 + ["fork"]
     parent = load_trace(STRATEGY)
     assert turns[0]["a"]["tool_calls"] == len(parent.turns[0].tool_calls)
     assert turns[1]["a"]["prints"] == len(parent.turns[1].prints)

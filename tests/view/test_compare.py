@@ -48,7 +48,8 @@ def test_runs_of_different_lengths_align_on_turn_number():
     assert c.pairs[4].a is None and c.pairs[4].b.status == "return"
     assert c.first_divergent_turn == 4 and c.b.outcome == "returned"
     assert c.a.outcome == "out of turns"
-    assert [p.b.from_parent for p in c.pairs] == [True, True, True, False, False]
+    assert [p.b.origin for p in c.pairs] == ["parent"] * 3 + ["fork"] * 2
+    assert {p.a.origin for p in c.pairs if p.a} == {""}             # not a fork: no origin
 
 
 @pytest.mark.parametrize("fields, problem", [
