@@ -98,8 +98,15 @@ def cost(price: Price | None, input_tokens: int, output_tokens: int = 0,
             raise ValueError(f"{label} must not be negative, got {n}")
     cached_rate = price.cached_input if price.cached_input is not None else price.input
     write_rate = price.cache_write if price.cache_write is not None else price.input
-    return (input_tokens * price.input + cached_tokens * cached_rate
-            + cache_write_tokens * write_rate + output_tokens * price.output) / 1_000_000
+    return dollars((input_tokens * price.input + cached_tokens * cached_rate
+                    + cache_write_tokens * write_rate + output_tokens * price.output) / 1_000_000)
+
+
+def dollars(amount: float) -> float:
+    """`amount` to a trillionth of a dollar: a sum of costs without its floating-point noise
+    (0.004869999999999999 is 0.00487), every digit of a price kept (no price per million tokens
+    has more than six decimals)."""
+    return round(amount, 12)
 
 
 @dataclass(frozen=True)
@@ -126,7 +133,7 @@ def total_cost(calls: Sequence[CallCost]) -> CallCost:
     return CallCost(sum(c.input_tokens for c in calls), sum(c.cached_tokens for c in calls),
                     sum(c.output_tokens for c in calls), any(c.input_counted for c in calls),
                     any(c.output_counted for c in calls),
-                    None if None in costs or not costs else sum(costs),
+                    None if None in costs or not costs else dollars(sum(costs)),
                     sum(c.cache_write_tokens for c in calls),
                     bool(calls) and all(c.usd_reported for c in calls))
 

@@ -18,7 +18,7 @@ from .caching import (CachePolicy, CacheSplit, RunCache, cache_policy, cache_pri
                       sent_times)
 from .counter import MessageCounts, TokenCounter
 from .encodings import encoding_for_model
-from .prices import CallCost, Price, call_cost, cost
+from .prices import CallCost, Price, call_cost, cost, dollars
 
 
 def call_counter(model: str | None):
@@ -75,7 +75,7 @@ def caching_cost(price: Price | None, policy: CachePolicy,
     """The input cost of requests split by the cache model, each part at its price."""
     priced = cache_prices(price, policy)
     costs = [cost(priced, s.uncached, 0, s.read, s.write) for s in splits]
-    return None if priced is None else sum(costs)
+    return None if priced is None else dollars(sum(costs))
 
 
 class CacheRuns:

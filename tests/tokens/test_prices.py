@@ -240,3 +240,17 @@ def test_a_folder_is_a_value_error(tmp_path):
     with pytest.raises(ValueError) as error:
         load_prices(tmp_path)
     assert str(error.value) == f"prices file {tmp_path}: cannot read it (Is a directory)"
+
+
+def test_costs_are_whole_trillionths_of_a_dollar_without_float_noise(small):
+    # 0.1 + 0.2 is 0.30000000000000004 in floats; a JSON report of costs showed such tails
+    zeta = small.price_for("zeta")
+    calls = [call_cost(zeta, TokenCounter(), MESSAGES, REPLY, n, 7, n // 3, n // 5)
+             for n in (1234, 4321, 999, 17)]
+    total = total_cost(calls)
+    assert repr(total.usd) == repr(round(sum(c.usd for c in calls), 12))
+    assert len(repr(total.usd).split(".")[1]) <= 12
+    assert total_cost([call_cost(small.price_for("alpha"), TokenCounter(), MESSAGES, REPLY,
+                                 n, 0) for n in (50_000, 100_000)]).usd == 0.3   # 0.1 + 0.2
+    # nothing a price can say is lost: zeta's cached rate is $0.4 per million tokens
+    assert cost(zeta, 0, cached_tokens=1) == 0.0000004
