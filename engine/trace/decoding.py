@@ -54,6 +54,9 @@ _NUM = (int, float)
 def decoded_trace(doc, name: str) -> Trace:
     """The trace in the parsed document `doc` of the file `name`, its turns a LazyTurns (each
     decoded and checked when first asked for); Bad naming the first bad field."""
+    if type(doc) is dict and type(doc.get("resourceSpans")) is list and "format" not in doc:
+        raise Bad("an OpenTelemetry OTLP/JSON export, not a ptc-tui trace: "
+                  "`ptc-tui import FILE -o trace.json` makes it one")
     if type(doc) is not dict or doc.get("format") != FORMAT:
         raise Bad(f"not a ptc-tui trace (expected \"format\": \"{FORMAT}\" at the top)")
     version = _get(doc, "version", int, "trace")

@@ -78,7 +78,8 @@ NOT_TRACES = {
     "garbage gzip": (lambda p: p.write_bytes(b"\x1f\x8bgarbage"), "the gzip data"),
     "binary": (lambda p: p.write_bytes(b"\xff\xfe\x00\x01"), "not UTF-8 text"),
     "version 99": (version_99, "trace format version 99"),
-    "an OTLP export": (otlp_export, "not a ptc-tui trace"),
+    "an OTLP export": (otlp_export, "an OpenTelemetry OTLP/JSON export, not a ptc-tui trace: "
+                       "`ptc-tui import FILE -o trace.json` makes it one"),
 }
 
 
@@ -91,6 +92,17 @@ def test_a_file_that_is_not_a_trace_is_a_usage_error(cli, tmp_path, write, probl
     r = cli("validate", path)
     assert (r.status, r.out) == (2, "")
     assert r.err.startswith(f"ptc-tui: {path}: {problem}") and r.err.count("\n") == 1, r.err
+
+
+def test_stats_and_compare_point_an_otlp_export_at_import(cli, tmp_path):
+    path = tmp_path / "spans.json"
+    otlp_export(path)
+    for args in (("stats", path), ("compare", PRODUCT_TRACE, path), ("render", path, "--turn", 1)):
+        r = cli(*args)
+        assert r.status == 2 and "`ptc-tui import FILE -o trace.json`" in r.err, (args, r.err)
+    trace = tmp_path / "trace.json"
+    assert cli("import", path, "-o", trace).status == 0        # as the message says
+    assert cli("stats", trace).status == 0
 
 
 # --- hand edits ----------------------------------------------------------------------------
