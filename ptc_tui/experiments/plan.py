@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from dataclasses import asdict, dataclass, fields
 
 from engine.history import STRATEGIES, HistoryOpts
 
 TURN_BUDGET = "max_turns"
 MAX_REPEAT = 10_000     # pins a success rate within about ±1 point (Wilson 95%): more only waits
+MAX_RUNS = 100_000      # in all: weeks of LLM calls; a plan past it is a typo, and would fill
+                        # the memory before the first run
+MAX_JOBS = 256          # runs at once: each is a thread waiting on its LLM
 TEXT_OPTIONS = ("sample_rule", "errors")
 
 
@@ -90,10 +94,17 @@ def option_sets(base: HistoryOpts, strategies: list[str],
     for s in strategies:
         if s not in STRATEGIES:
             raise ValueError(f"--compress: unknown strategy {s!r}; known: {', '.join(STRATEGIES)}")
+    def applying(strategy: str) -> list[tuple[str, list]]:
+        return [(n, vs) for n, vs in settings
+                if n == TURN_BUDGET or n in STRATEGIES[strategy].options]
+    combinations = sum(math.prod(len(vs) for _, vs in applying(s))
+                       for s in dict.fromkeys(strategies))
+    if combinations > MAX_RUNS:
+        raise ValueError(f"--set: {combinations:,} combinations of values to try; an experiment "
+                         f"makes at most {MAX_RUNS:,} runs")
     out: dict[str, OptionSet] = {}
     for strategy in dict.fromkeys(strategies):
-        applies = [(n, vs) for n, vs in settings
-                   if n == TURN_BUDGET or n in STRATEGIES[strategy].options]
+        applies = applying(strategy)
         for values in itertools.product(*(vs for _, vs in applies)):
             changes = tuple((n, v) for (n, _), v in zip(applies, values))
             history = {n: v for n, v in changes if n != TURN_BUDGET}
@@ -111,5 +122,9 @@ def run_seed(seed: int, label: str, repeat: int) -> int:
 
 
 def plan_runs(sets: list[OptionSet], repeat: int, seed: int) -> list[Run]:
+    if len(sets) * repeat > MAX_RUNS:
+        raise ValueError(f"{len(sets):,} option sets × --repeat {repeat:,} = "
+                         f"{len(sets) * repeat:,} runs; an experiment makes at most "
+                         f"{MAX_RUNS:,}")
     return [Run(i, s, r, run_seed(seed, s.label, r))
             for i, s in enumerate(sets) for r in range(repeat)]

@@ -17,7 +17,7 @@ from engine.llm import SimulatedLLM, spec_model
 from ptc_tui.subcommands.common import (CommandError, add_llm_options, llm_options,
                                         positive_whole_number, print_json, whole_number)
 from ptc_tui.subcommands.output import Column, Output
-from ptc_tui.experiments.plan import (MAX_REPEAT, TURN_BUDGET, OptionSet, option_sets,
+from ptc_tui.experiments.plan import (MAX_JOBS, MAX_REPEAT, TURN_BUDGET, OptionSet, option_sets,
                                       parse_setting, plan_runs)
 from ptc_tui.subcommands.otlp import add_otlp_option, streamed
 from ptc_tui.experiments.record import (FILE_NAME, ExperimentError, experiment_doc,
@@ -45,8 +45,8 @@ def add_parser(sub) -> None:
     p.add_argument("--repeat", type=repeat_count, default=5, metavar="K",
                    help=f"runs per option set (default 5, at most {MAX_REPEAT:,}: that many "
                    "pin a success rate within about ±1 point)")
-    p.add_argument("--jobs", type=positive_whole_number, default=4, metavar="J",
-                   help="runs at once (default 4)")
+    p.add_argument("--jobs", type=jobs_count, default=4, metavar="J",
+                   help=f"runs at once (default 4, at most {MAX_JOBS})")
     p.add_argument("--seed", type=whole_number, default=0, metavar="S",
                    help="the experiment's seed; each run's is derived from it (default 0)")
     p.add_argument("--model", metavar="MODEL", help="count tokens and price them for this "
@@ -70,6 +70,15 @@ def repeat_count(text: str) -> int:
     return value
 
 
+def jobs_count(text: str) -> int:
+    """Argparse type of --jobs: 1 to MAX_JOBS."""
+    value = positive_whole_number(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_JOBS} runs at once, "
+                                         f"got {value:,}")
+    return value
+
+
 def run(args: argparse.Namespace, out: Output) -> int:
     settings = [parse_setting(text) for text in args.settings]
     agent_file = load_agent_file(args.agent)
@@ -80,6 +89,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
               and not any(n in STRATEGIES[s.opts.strategy].options for s in sets)]
     if unused:
         raise CommandError(f"--set {unused[0]}: no strategy given reads it")
+    runs = plan_runs(sets, args.repeat, args.seed)          # checked before anything is written
     llm, make_llm = llm_maker(args.llm, agent_file, llm_options(args))
     model = args.model or spec_model(llm)
     header = {"agent": str(agent_file.path), "agent_name": agent_file.agent.name, "llm": llm,
@@ -87,7 +97,6 @@ def run(args: argparse.Namespace, out: Output) -> int:
               "model": model, "option_sets": [s.as_json() for s in sets]}
     folder = Path(args.out)
     kept = prepare_folder(folder, args.resume, header, sets)
-    runs = plan_runs(sets, args.repeat, args.seed)
     with streamed(args.otlp_endpoint) as spans:
         experiment = Experiment(agent_file, make_llm, folder, header, model, spans)
         if sys.stdout.isatty() and not args.json:

@@ -193,6 +193,16 @@ def test_resume_skips_the_runs_already_saved(cli, tmp_path, coin_agent):
                             "got 10,001"),
     (["--repeat", "99999999999999999"], "argument --repeat: expected at most 10,000 runs per "
                                         "option set, got 99,999,999,999,999,999"),
+    (["--jobs", "257"], "argument --jobs: expected at most 256 runs at once, got 257"),
+    # each limit alone is allowed, the plan is not (it grew to gigabytes before a first run)
+    (["--compress", "coalesced", "--set", "println_limit=" + ",".join(map(str, range(11))),
+      "--repeat", "10000"], "11 option sets × --repeat 10,000 = 110,000 runs; an experiment "
+                            "makes at most 100,000"),
+    (["--compress", "coalesced"] + [a for name in ("println_limit", "tool_call_limit",
+                                                   "max_turns")
+                                    for a in ("--set", f"{name}=" + ",".join(map(str, range(
+                                        1, 101))))],
+     "--set: 1,000,000 combinations of values to try; an experiment makes at most 100,000 runs"),
 ])
 def test_bad_options_are_one_line_and_exit_2(cli, tmp_path, coin_agent, argv, problem):
     result = cli("experiment", coin_agent(), *argv, "--out", tmp_path / "runs")

@@ -8,8 +8,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 from engine.history import HistoryOpts
 from ptc_tui.experiments import runner
-from ptc_tui.experiments.plan import MAX_REPEAT, OptionSet, plan_runs
-from ptc_tui.subcommands.experiment import repeat_count
+from ptc_tui.experiments.plan import MAX_JOBS, MAX_REPEAT, MAX_RUNS, OptionSet, plan_runs
+from ptc_tui.subcommands.experiment import jobs_count, repeat_count
+
+
+def test_the_largest_jobs_is_accepted():
+    assert jobs_count(str(MAX_JOBS)) == MAX_JOBS
+
+
+def test_the_largest_plan_is_accepted():
+    sets = [OptionSet(f"coalesced println_limit={i}", HistoryOpts(strategy="coalesced"), ())
+            for i in range(MAX_RUNS // MAX_REPEAT)]
+    assert len(plan_runs(sets, MAX_REPEAT, 0)) == MAX_RUNS == 100_000
 
 
 def test_the_largest_repeat_is_accepted_and_planned():
