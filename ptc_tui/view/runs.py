@@ -16,7 +16,7 @@ from engine.agent.open_trace import INSPECTION_SUFFIX, open_trace
 from engine.trace import Trace, TraceError
 from engine.trace.disk import file_head
 from ptc_tui.view.calls import run_totals
-from ptc_tui.view.plain_text import text_lines
+from ptc_tui.view.plain_text import escape_controls, text_lines
 from ptc_tui.view.trace_view import TraceView, outcome_text
 
 # A trace names its format near its start, or after its agent when re-written with sorted keys
@@ -63,9 +63,12 @@ class RunRow:
         return self.error.removeprefix(str(self.path)).removeprefix(":").strip() or self.error
 
     def text(self) -> str:
-        """What the text filter searches, case-folded."""
-        return " ".join((self.file, self.mission, self.agent, self.llm, self.outcome,
-                         self.error or "")).casefold()
+        """What the text filter searches, case-folded: the columns as they show them (control
+        characters escaped, so `x1b` finds a file whose name holds an ESC; an unreadable file's
+        outcome and why, without its path)."""
+        outcome = self.outcome_kind if self.error is not None else self.outcome
+        return escape_controls(" ".join((self.file, self.mission, self.agent, self.llm, outcome,
+                                         self.reason or ""))).casefold()
 
 
 # --- finding the files ----------------------------------------------------------------------

@@ -2,8 +2,9 @@
 a worker; sorting (the arrow drawn in every column's title), filtering by text and by outcome,
 Enter opening a run and escape coming back with the cursor kept, a mark drawn and two marked runs
 compared, Home and End, a broken file one row saying why, a file name with a control character
-cut in its middle, an imported ptc_runner run beside our traces, the help screen's text; an SVG
-snapshot beside a pilot test asserting what it shows."""
+cut in its middle and found by the filter as shown (escaped), an imported ptc_runner run beside
+our traces, the help screen's text; an SVG snapshot beside a pilot test asserting what it
+shows."""
 
 import json
 import os
@@ -290,6 +291,21 @@ async def test_a_file_name_with_a_control_character_is_cut_in_its_middle(folder)
         assert shown.endswith("mname.json") and len(shown) <= runs.table.columns["file"].width
         assert shown == cut_middle(name, runs.table.columns["file"].width)
         assert shown in drawn(runs.table, files.index(shown))
+
+
+@pytest.mark.anyio
+async def test_the_filter_finds_a_file_name_as_shown_with_its_control_character_escaped(folder):
+    shutil.copy(HERE / "single_shot.json", folder / "run\x1bname.json")
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=(160, 40)) as pilot:
+        runs = await filled(pilot)
+        await pilot.press("slash", *"x1b")
+        assert column(runs.table, "file") == [r"run\x1bname.json"]
+        await pilot.press(*["backspace"] * 3, *r"\X1Bn")       # as shown, in any case
+        assert runs.filter_text == r"\X1Bn"
+        assert column(runs.table, "file") == [r"run\x1bname.json"]
+        await pilot.press(*["backspace"] * 5, *"unreadable")   # the outcome column's word
+        assert column(runs.table, "file") == ["broken.json"]
 
 
 @pytest.mark.anyio

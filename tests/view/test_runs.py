@@ -1,13 +1,14 @@
 """Finding the runs under a folder (`ptc-tui DIR`, `ptc-tui stats DIR`): every trace file the
 other commands read (gzip-compressed whatever its name, compact JSON, keys sorted), and no other
-JSON; a trace of an unsupported version listed, and read as unreadable saying why."""
+JSON; a trace of an unsupported version listed, and read as unreadable saying why; the text
+filter matching what the columns show."""
 
 import gzip
 import json
 
 import pytest
 
-from ptc_tui.view.runs import find_runs, listed, read_run
+from ptc_tui.view.runs import RunRow, find_runs, listed, matches, read_run
 from sample_traces import HERE
 
 
@@ -70,3 +71,15 @@ def test_a_runs_cost_is_the_one_stats_and_the_header_give(tmp_path):
     stats_cost = recorded_calls(trace, token_stats(trace)).usd
     uncached = recorded_calls(trace, token_stats(trace, caching=False), caching=False).usd
     assert row.cost == pytest.approx(stats_cost) and stats_cost != pytest.approx(uncached)
+
+
+def test_the_filter_matches_the_columns_as_shown(tmp_path):
+    """A control character is shown escaped (`\\x1b`): that is what the filter finds, in any
+    case; an unreadable file by its outcome and its reason, not by the path its error holds."""
+    esc = RunRow(tmp_path / "run\x1bname.json", "run\x1bname.json")
+    assert all(matches(esc, typed) for typed in ("x1b", "\\x1b", "\\X1B", "run\\x1bname"))
+    assert not matches(esc, "\x1b")                      # the raw character is not shown
+    (tmp_path / "broken.json").write_text('{"format": "ptc-trace", "version": 1')
+    broken = read_run(listed(tmp_path, [tmp_path / "broken.json"])[0])
+    assert matches(broken, "Unreadable") and matches(broken, "truncated")
+    assert str(tmp_path) in broken.error and not matches(broken, tmp_path.name)
