@@ -92,16 +92,25 @@ def _describe(binding: Binding) -> str:
     return binding.description or binding.tooltip or binding.action
 
 
-def help_text(groups: dict[str, list[tuple[str, str]]], about: str | None = None) -> Text:
-    """The keys by area, then `about` the screen, or by default the main screen's panes,
-    turn list and recorded or what-if."""
+def keys_text(groups: dict[str, list[tuple[str, str]]]) -> tuple[Text, int]:
+    """The keys by area, a row each, and the column their descriptions start at (where a long
+    one's continuation rows start too)."""
     width = max((len(keys) for rows in groups.values() for keys, _ in rows), default=0) + 2
     text = Text()
     for i, (area, rows) in enumerate(groups.items()):
-        text.append(f"{area}\n" if i == 0 else f"\n{area}\n", "bold")
+        text.append("\n\n" if i else "")
+        text.append(area, "bold")
         for keys, description in rows:
+            text.append("\n")
             text.append(f"  {keys:<{width}}", "cyan")
-            text.append(f"{description}\n")
+            text.append(description)
+    return text, width + 2
+
+
+def about_text(about: str | None = None) -> Text:
+    """`about` the screen, or by default the main screen's panes, turn list and recorded or
+    what-if, under an `about` rule."""
+    text = Text()
     section(text, "about")
     if about is not None:
         text.append(about)
@@ -139,7 +148,8 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         panel = self.query_one(TextPanel)
-        panel.show(help_text(binding_groups(self.app, self.bindings), self.about))
+        keys, column = keys_text(binding_groups(self.app, self.bindings))
+        panel.show_blocks([(keys, False, column), (about_text(self.about), False)])
         panel.focus()
 
     def action_close(self) -> None:

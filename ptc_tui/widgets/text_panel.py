@@ -174,9 +174,24 @@ class ProseLine:
         return self._pieces[i]
 
 
-def prose_rows(text: Text, width: int, console) -> list[Text | tuple[ProseLine, int]]:
+def hanging_rows(line: Text, width: int, hang: int, console) -> list[Text]:
+    """`line` wrapped at `width` with a hanging indent: its first `hang` characters (the help's
+    key column, a cell each) stay on the first row and the rest wraps in the cells after them,
+    its continuation rows under its start. A pane too narrow for two such columns wraps the
+    line whole."""
+    if line.cell_len <= width or width <= 2 * hang:
+        return list(line.wrap(console, width))
+    head, *rest = line[hang:].wrap(console, width - hang)
+    return [line[:hang] + head, *(Text(" " * hang) + row for row in rest)]
+
+
+def prose_rows(text: Text, width: int, console, hang: int = 0
+               ) -> list[Text | tuple[ProseLine, int]]:
     """`text` laid out in rows of `width` cells: a row is (line, piece) of a ProseLine, or, for a
-    line with a tab (rare), a Text wrapped at once."""
+    line with a tab (rare) or with a hanging indent of `hang` cells, a Text wrapped at once."""
+    if hang:                                     # a short text (the help's keys)
+        return [row for line in text.split("\n", allow_blank=True)
+                for row in hanging_rows(line, width, hang, console)]
     rows: list[Text | tuple[ProseLine, int]] = []
     lines = text.plain.split("\n")
     block = ProseBlock(text, lines)
@@ -208,7 +223,7 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
         self.border_title = title
         self.plain = ""
         self.wrap_code = False             # code blocks cut at the width, not scrolled
-        self._blocks: list[tuple[Text, bool]] = []   # (text, is code)
+        self._blocks: list[tuple[Text, bool] | tuple[Text, bool, int]] = []   # show_blocks'
         self._lines: list[Text | tuple[ProseLine, int]] = []   # `_blocks` laid out at `_width`
         self._strips: dict[int, Strip] = {}
         self._width = 0
@@ -217,9 +232,10 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
     def show(self, text: Text) -> None:
         self.show_blocks([(text, False)])
 
-    def show_blocks(self, blocks: list[tuple[Text, bool]]) -> None:
-        """Show `blocks` one under the other: (text, is_code) pairs; prose is word-wrapped."""
-        self.plain = "\n".join(text.plain for text, _ in blocks)
+    def show_blocks(self, blocks: list[tuple[Text, bool] | tuple[Text, bool, int]]) -> None:
+        """Show `blocks` one under the other: (text, is_code) pairs; prose is word-wrapped, and
+        a third item `hang` wraps each line of it under its cell `hang` (a hanging indent)."""
+        self.plain = "\n".join(block[0].plain for block in blocks)
         self._blocks = blocks
         self.relayout()
 
@@ -240,9 +256,9 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
         if width <= 0 or width == self._width:
             return
         lines: list[Text | tuple[ProseLine, int]] = []
-        for text, code in self._blocks:
+        for text, code, *hang in self._blocks:
             if not code:
-                lines.extend(prose_rows(text, width, self.app.console))
+                lines.extend(prose_rows(text, width, self.app.console, *hang))
             elif self.wrap_code:
                 for line in text.split("\n", allow_blank=True):
                     lines.extend(cut_code_line(line, width))

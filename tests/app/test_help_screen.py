@@ -14,6 +14,7 @@ from tests.app.conftest import WIDE, sample
 pytestmark = pytest.mark.anyio
 
 AREA_TITLES = {"turns": "Turns", "view": "View"}
+KEY_ROW = re.compile(r"  \S.*?\s{2,}")     # a key row up to its description
 
 
 def sections(app) -> dict[str, list[tuple[list[str], str]]]:
@@ -83,3 +84,30 @@ async def test_question_mark_and_f1_open_the_help_from_the_main_screen(key):
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         assert "Next failed" in app.screen.query_one("#help-text", TextPanel).plain
+
+
+@pytest.mark.parametrize("size", [(160, 45), (100, 40), (80, 24)])
+async def test_a_wrapped_description_continues_under_its_own_column(size):
+    """A description too long for the pane wraps within its column (a hanging indent): each
+    continuation row starts where the descriptions start, and no word is lost."""
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=size) as pilot:
+        await open_help(app, pilot)
+        listed = sections(app)
+        panel = app.screen.query_one("#help-text", TextPanel)
+        rows = [row.plain.rstrip() for row in panel.laid_out]
+        rows = rows[:rows.index("── about ──")]
+        column = KEY_ROW.match(rows[1]).end()              # rows[0] is the first area's title
+        shown, continued = [], 0
+        for row in rows:
+            if not row or row in listed:                      # a blank row or an area title
+                continue
+            if key_row := KEY_ROW.match(row):
+                assert key_row.end() == column, row
+                shown.append(row[column:])
+            else:                                             # a description's continuation
+                assert row.startswith(" " * column) and row[column] != " ", (column, row)
+                shown[-1] += " " + row[column:]
+                continued += 1
+        assert continued > 0                 # some descriptions are wider than the pane
+        assert shown == [text for rows in listed.values() for _, text in rows]
