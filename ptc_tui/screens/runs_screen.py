@@ -22,7 +22,7 @@ class RunsScreen(Screen):
         "background (the progress bar), which fills in each run's mission, agent, LLM, saved "
         "time, outcome, turns, input tokens under the recorded options and under `full`, and "
         "cost. A file that cannot be read stays a row, `unreadable`, saying why where its "
-        "mission would be.\n\n"
+        "mission would be, and whole on a line under the table while the cursor is on it.\n\n"
         "Enter opens a run on the main screen (escape comes back, the cursor where it was). "
         "Space marks a run; marking a second one compares the two; escape clears the marks. "
         "/ keeps only the runs whose columns, as shown, hold every word typed, in any case "

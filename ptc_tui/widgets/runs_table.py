@@ -2,8 +2,9 @@
 reads them (a progress bar meanwhile). Sort by any column (click its header, or `<` `>` to move
 the sort column, `r` to reverse it), filter by text (`/`) and by outcome (`o`), Enter opens a
 run, space marks one and marking a second asks to compare the two; Home and End go to the first
-and the last run. Used by the runs screen and by the experiment screen for the runs of an option
-set."""
+and the last run. A line under the table says why the file under the cursor cannot be read (its
+row's cell cuts that short). Used by the runs screen and by the experiment screen for the runs of
+an option set."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ class RunList(DataTable):
     BINDINGS = [Binding("home", "scroll_top", "First run", id="runs.first", show=False),
                 Binding("end", "scroll_bottom", "Last run", id="runs.last", show=False)]
 
+    def on_resize(self) -> None:
+        """Made shorter (by the terminal, or the line under it saying why a file cannot be
+        read): the cursor's run kept in view."""
+        self.move_cursor(row=self.cursor_row)
+
 
 class RunsTable(Vertical):
     DEFAULT_CSS = """
@@ -50,6 +56,7 @@ class RunsTable(Vertical):
         #runs-outcome { width: auto; height: 1; padding: 0 1; }
         #runs-progress { width: auto; height: 1; padding: 0 1; }
         #runs-table { height: 1fr; }
+        #runs-why { height: auto; padding: 0 1; display: none; }
     }
     """
 
@@ -111,6 +118,7 @@ class RunsTable(Vertical):
             yield Static("", id="runs-outcome")
             yield ProgressBar(total=max(1, len(self.rows)), show_eta=False, id="runs-progress")
         yield RunList(cursor_type="row", zebra_stripes=True, id="runs-table")
+        yield Static("", id="runs-why")
 
     def on_mount(self) -> None:
         self.query_one("#runs-filter", Input).can_focus = False    # `/` focuses it, not tab
@@ -197,6 +205,8 @@ class RunsTable(Vertical):
         self._show_progress()
         if self.complete:
             self.show()
+        else:
+            self._show_why()
 
     @property
     def complete(self) -> bool:
@@ -226,6 +236,7 @@ class RunsTable(Vertical):
         if current is not None and str(current.path) in table.rows:
             table.move_cursor(row=table.get_row_index(str(current.path)), animate=False)
         self._show_labels()
+        self._show_why()
 
     def _cells(self, row: RunRow) -> list[Text]:
         mark = Text(MARKED if row.path in self.marked else "", "bold yellow")
@@ -246,6 +257,21 @@ class RunsTable(Vertical):
         self.query_one("#runs-outcome", Static).update(
             Text(f"sorted by {self.sort_column}{self.arrow} · o: {outcome} · "
                  f"{len(self.shown)}/{len(self.rows)} runs", "dim"))
+
+    def on_data_table_row_highlighted(self) -> None:
+        self._show_why()
+
+    def _show_why(self) -> None:
+        """Under the table, while the cursor is on a file that cannot be read: why, whole (its
+        row says it where the mission would be, cut to that column's width)."""
+        row = self.highlighted
+        if row is not None:
+            row = self.rows.get(row.path, row)     # as read (`shown` is made again once all are)
+        why = self.query_one("#runs-why", Static)
+        why.display = row is not None and row.reason is not None
+        if why.display:
+            why.update(Text.assemble(literal(row.file, "cyan"), " cannot be read: ",
+                                     literal(row.reason, "red")))
 
     @property
     def arrow(self) -> str:

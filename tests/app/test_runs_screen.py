@@ -1,10 +1,10 @@
 """The runs screen (`ptc-tui DIR`): every trace under a folder, listed at once and filled in by
 a worker; sorting (the arrow drawn in every column's title), filtering by text and by outcome,
 Enter opening a run and escape coming back with the cursor kept, a mark drawn and two marked runs
-compared, Home and End, a broken file one row saying why, a file name with a control character
-cut in its middle and found by the filter as shown (escaped), an imported ptc_runner run beside
-our traces, the help screen's text; an SVG snapshot beside a pilot test asserting what it
-shows."""
+compared, Home and End, a broken file one row saying why (whole under the table while the
+cursor is on it), a file name with a control character cut in its middle and found by the
+filter as shown (escaped), an imported ptc_runner run beside our traces, the help screen's text;
+an SVG snapshot beside a pilot test asserting what it shows."""
 
 import json
 import os
@@ -278,6 +278,79 @@ async def test_an_unreadable_run_says_why_on_160_columns(folder):
         assert reason[:10] in row and "unreadable" in row and "runs/" not in row
 
 
+LONG = "nightly-regression/" + "x" * 50 + ".json"      # the mission column at its narrowest
+
+
+def why_drawn(runs: RunsTable) -> str:
+    """The line under the table, as drawn, or "" when it is not shown."""
+    why = runs.query_one("#runs-why")
+    if not why.display:
+        return ""
+    return " ".join(strip.text.strip() for strip in why.render_lines(why.size.region))
+
+
+@pytest.mark.anyio
+async def test_the_cursor_on_an_unreadable_run_shows_why_whole_under_the_table(folder):
+    (folder / "nightly-regression").mkdir()
+    (folder / LONG).write_text('{"format": "ptc-trace", "version": 99, "agent": {}}')
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=(160, 40)) as pilot:
+        runs = await filled(pilot)
+        assert runs.table.columns["mission"].width == MIN_MISSION
+        reason = runs.rows[folder / LONG].reason
+        assert len(reason) > MIN_MISSION + 20
+        files = [row.file for row in runs.shown]
+        await pilot.press(*["down"] * files.index(LONG))
+        assert runs.highlighted.file == LONG
+        assert reason not in drawn(runs.table, runs.table.cursor_row)      # its cell cuts it
+        assert why_drawn(runs) == f"{LONG} cannot be read: {reason}"       # whole, on screen
+        why = runs.query_one("#runs-why")
+        assert why.region.bottom <= app.screen.query_one("Footer").region.y
+        await pilot.press("down")                                          # a run read: none
+        assert runs.highlighted.reason is None and why_drawn(runs) == ""
+        await pilot.press("home")                                          # broken.json
+        assert files[0] == "broken.json"
+        assert why_drawn(runs).startswith("broken.json cannot be read: the file ends")
+
+
+@pytest.mark.anyio
+async def test_the_line_saying_why_keeps_the_cursors_run_in_view(folder):
+    (folder / "zz.json").write_text('{"format": "ptc-trace", "version": 1')    # the last run
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=(160, 10)) as pilot:                      # rows scroll
+        runs = await filled(pilot)
+        table = runs.table
+        await pilot.press(*["down"] * (table.row_count - 1))   # scrolled, then the line shown
+        await pilot.pause()
+        assert runs.highlighted.file == "zz.json" and why_drawn(runs).startswith("zz.json")
+        shown = table.scrollable_content_region.height - table.header_height
+        assert table.scroll_y <= table.cursor_row < table.scroll_y + shown
+
+
+@pytest.mark.anyio
+async def test_why_is_shown_as_soon_as_the_run_under_the_cursor_is_read(folder, monkeypatch):
+    import threading
+
+    import ptc_tui.widgets.runs_table as module
+    gate, real = threading.Event(), module.read_run
+    monkeypatch.setattr(module, "read_run",         # broken.json first, the others held
+                        lambda row: real(row) if row.file == "broken.json" else
+                        gate.wait(30) and real(row))
+    monkeypatch.setattr(module, "POST_EVERY_S", 0)
+    app = PtcApp(runs=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        runs = app.screen.query_one(RunsTable)
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if runs.read_count:
+                break
+        assert runs.read_count == 1 and not runs.complete
+        assert runs.highlighted.file == "broken.json"
+        assert why_drawn(runs).startswith("broken.json cannot be read: the file ends")
+        gate.set()
+        await filled(pilot)
+
+
 @pytest.mark.anyio
 async def test_a_file_name_with_a_control_character_is_cut_in_its_middle(folder):
     name = r"hostile/esc\x1b[31mname.json"          # as its column shows it
@@ -382,6 +455,9 @@ async def test_state_shown_in_the_snapshot(folder):
         assert column(runs.table, "turns") == ["7", "4", "4", "3", "3", "1", ""]
         assert column(runs.table, "file")[0] == "older/tool_heavy.json"
         assert str(runs.table.columns["turns"].label) == "turns ▼"
+        assert runs.highlighted.file == "broken.json"       # the cursor kept on its run
+        assert why_drawn(runs) == ("broken.json cannot be read: the file ends in the middle of "
+                                   "the JSON (truncated?)")
         assert "7 runs under runs" in str(app.screen.query_one("#runs-header").content)
         assert app.sub_title == "runs: runs"
 
