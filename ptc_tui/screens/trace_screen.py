@@ -310,6 +310,7 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
     def action_options(self) -> None:
         panel = self.query_one(OptionsPanel)
         panel.display = not panel.display
+        self.set_class(panel.display, "-options-open")
         if panel.display:
             panel.query_one(Select).focus()
         else:

@@ -40,7 +40,7 @@ class OptionsPanel(VerticalScroll):
     DEFAULT_CSS = """
     OptionsPanel {
         dock: right;
-        width: 50;
+        width: 44;                     /* the longest name, −, a value and + */
         height: 1fr;
         border: round $primary-muted;
         border-title-color: $text;
@@ -48,9 +48,9 @@ class OptionsPanel(VerticalScroll):
         &:focus-within { border: round $primary; }
         .option { height: auto; margin-bottom: 1; }
         .control { height: 1; }
-        .name { width: 24; }
+        .name { width: 23; }
         Select { width: 1fr; }
-        Input { width: 10; }
+        Input { width: 8; }
         Button { width: 3; min-width: 3; }
         .help { color: $text-muted; }
         .error { color: $text-error; display: none; }

@@ -137,6 +137,39 @@ async def test_the_options_panel_changes_every_pane_at_once(view_of):
         assert panel.query_one("#option-println-limit Input").value == str(base.opts.println_limit)
 
 
+@pytest.mark.parametrize("width, program_shown", [(160, False), (200, True)])
+async def test_the_options_panel_takes_the_program_panes_place_below_200_columns(
+        width, program_shown):
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=(width, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("G", "o")
+        await settle(app, pilot)
+        screen = app.screen
+        program = screen.query_one(ProgramPanel)
+        memory = screen.query_one("#memory")
+        assert screen.query_one(OptionsPanel).display and program.display == program_shown
+        # the request and the memory's title are not squeezed: "memory after turn 26 (20)"
+        assert memory.border_title == "memory after turn 26 (20)"
+        assert memory.outer_size.width >= len(memory.border_title) + 5      # ╭─ title ─╮
+        assert screen.query_one(MessagePanel).outer_size.width >= 40
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert program.display and program.outer_size.width >= 40
+
+
+async def test_below_140_columns_the_options_panel_stacks_the_memory_table_over_its_detail():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        memory, pane = app.screen.query_one("#memory"), app.screen.query_one("#memory-pane")
+        assert memory.outer_size.width < pane.size.width        # beside the definition
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert not app.screen.query_one(ProgramPanel).display
+        assert memory.outer_size.width == pane.size.width       # over it: the whole width
+
+
 async def test_go_to_search_and_diff_move_the_main_selection(view_of):
     view = view_of("error_recovery")
     app = PtcApp(sample("error_recovery"))
