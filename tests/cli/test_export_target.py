@@ -31,26 +31,21 @@ def same_file_paths(path):
     return [str(path), os.path.join(str(path.parent), ".", path.name), str(link)]
 
 
-def test_export_refuses_to_write_over_its_trace(cli, trace, monkeypatch):
-    before = trace.read_bytes()
-    for target in same_file_paths(trace):
-        result = cli("export", trace, "-o", target)
+@pytest.mark.parametrize("command, source, problem", [
+    ("export", "trace", "is the trace being exported; write the export somewhere else"),
+    ("import", "export", "is the file being imported; write the trace somewhere else"),
+])
+def test_neither_writes_over_the_file_it_reads(cli, request, monkeypatch, command, source,
+                                               problem):
+    path = request.getfixturevalue(source)
+    before = path.read_bytes()
+    for target in same_file_paths(path):
+        result = cli(command, path, "-o", target)
         assert result.status == 2 and result.out == ""
-        assert result.err == (f"ptc-tui: {target}: is the trace being exported; write the "
-                              "export somewhere else\n")
-    monkeypatch.chdir(trace.parent)
-    assert cli("export", "t.json", "-o", "./t.json").status == 2
-    assert trace.read_bytes() == before
-
-
-def test_import_refuses_to_write_over_its_export(cli, export):
-    before = export.read_bytes()
-    for target in same_file_paths(export):
-        result = cli("import", export, "-o", target)
-        assert result.status == 2 and result.out == ""
-        assert result.err == (f"ptc-tui: {target}: is the file being imported; write the "
-                              "trace somewhere else\n")
-    assert export.read_bytes() == before
+        assert result.err == f"ptc-tui: {target}: {problem}\n"
+    monkeypatch.chdir(path.parent)
+    assert cli(command, path.name, "-o", "./" + path.name).status == 2
+    assert path.read_bytes() == before
 
 
 def test_another_file_is_still_written(cli, trace, export, tmp_path):

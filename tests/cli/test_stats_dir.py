@@ -98,14 +98,19 @@ def test_plain_report_has_every_strategy_outcome_and_llm(cli, folder):
     assert "out of turns" in out and "openrouter:test/model" in out
 
 
-def test_jobs_reads_in_processes_and_gives_the_same_report(cli, folder, monkeypatch):
-    pools = []
-    real = stats_dir.ProcessPoolExecutor
+@pytest.fixture
+def pools(monkeypatch):
+    """The size of each process pool `stats DIR` starts (none: read in this process)."""
+    sizes, real = [], stats_dir.ProcessPoolExecutor
 
     def spy(max_workers):
-        pools.append(max_workers)
+        sizes.append(max_workers)
         return real(max_workers=max_workers)
     monkeypatch.setattr(stats_dir, "ProcessPoolExecutor", spy)
+    return sizes
+
+
+def test_jobs_reads_in_processes_and_gives_the_same_report(cli, folder, pools, monkeypatch):
     monkeypatch.setattr(stats_dir.os, "cpu_count", lambda: 8)
     one = report(cli, folder, "--jobs", "1")
     assert pools == []
@@ -114,14 +119,7 @@ def test_jobs_reads_in_processes_and_gives_the_same_report(cli, folder, monkeypa
     assert three == one
 
 
-def test_jobs_is_lowered_to_the_cpus(cli, folder, monkeypatch):
-    pools = []
-    real = stats_dir.ProcessPoolExecutor
-
-    def spy(max_workers):
-        pools.append(max_workers)
-        return real(max_workers=max_workers)
-    monkeypatch.setattr(stats_dir, "ProcessPoolExecutor", spy)
+def test_jobs_is_lowered_to_the_cpus(cli, folder, pools, monkeypatch):
     monkeypatch.setattr(stats_dir.os, "cpu_count", lambda: 2)
     assert report(cli, folder, "--jobs", "100000") == report(cli, folder, "--jobs", "1")
     assert pools == [2]
