@@ -28,7 +28,8 @@ from ptc_tui.view.formats import cost_text
 from ptc_tui.widgets.literal import escape_controls, literal
 
 MARKED = "●"
-POST_EVERY_S = 0.1           # the worker sends what it read at most this often
+POST_EVERY_S = 0.5           # the worker sends what it read at most this often: each batch
+                             # redraws every cell on screen (a DataTable caches all or nothing)
 MISSION_CHARS = 200          # more than a screen: the column cuts it, with "…"
 ERROR_CHARS = 120
 SCROLLBAR = 2
