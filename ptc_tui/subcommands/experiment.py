@@ -61,22 +61,18 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def repeat_count(text: str) -> int:
-    """Argparse type of --repeat: 1 to MAX_REPEAT."""
-    value = positive_whole_number(text)
-    if value > MAX_REPEAT:
-        raise argparse.ArgumentTypeError(f"expected at most {MAX_REPEAT:,} runs per option set, "
-                                         f"got {value:,}")
-    return value
+def count_up_to(limit: int, what: str):
+    """An argparse type: a whole number from 1 to `limit` (of `what`, for the message)."""
+    def count(text: str) -> int:
+        value = positive_whole_number(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"expected at most {limit:,} {what}, got {value:,}")
+        return value
+    return count
 
 
-def jobs_count(text: str) -> int:
-    """Argparse type of --jobs: 1 to MAX_JOBS."""
-    value = positive_whole_number(text)
-    if value > MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"expected at most {MAX_JOBS} runs at once, "
-                                         f"got {value:,}")
-    return value
+repeat_count = count_up_to(MAX_REPEAT, "runs per option set")      # --repeat
+jobs_count = count_up_to(MAX_JOBS, "runs at once")                 # --jobs
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
