@@ -3,12 +3,10 @@ this turn made marked), and under it `MemoryDetail`, the chosen definition in fu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
 from textual.reactive import reactive
 
 from ptc_tui.view import MemoryRow, TurnView
@@ -90,11 +88,6 @@ class MemoryPanel(SteadyScroll, RowTable):
     }
     """
 
-    @dataclass
-    class Chosen(Message):
-        """The definition to show in full (None: this turn has none)."""
-        row: MemoryRow | None
-
     current: reactive[TurnView | None] = reactive(None)
 
     def __init__(self, **kwargs) -> None:
@@ -118,7 +111,7 @@ class MemoryPanel(SteadyScroll, RowTable):
         # the same definition, followed from turn to turn; else the first
         self.move_cursor(names.index(name) if name in names else 0)
         self.border_title = f"memory after turn {current.number} ({len(current.memory)})"
-        self.post_message(self.Chosen(self.chosen))
+        self._show_chosen()
 
     def on_resize(self) -> None:
         if self.scrollable_content_region.width != self.room:
@@ -134,7 +127,13 @@ class MemoryPanel(SteadyScroll, RowTable):
 
     def on_row_table_cursor_moved(self, event: RowTable.CursorMoved) -> None:
         event.stop()
-        self.post_message(self.Chosen(self.chosen))
+        self._show_chosen()
+
+    def _show_chosen(self) -> None:
+        """The chosen definition in full, in the pane's detail under the table, now: drawn in
+        the same frame as the table (a message left it a frame behind, the old turn's)."""
+        if isinstance(self.parent, MemoryPane):
+            self.parent.show_row(self.chosen)
 
 
 class MemoryDetail(TextPanel):
@@ -163,6 +162,6 @@ class MemoryPane(Vertical):
     def compose(self) -> ComposeResult:
         yield MemoryDetail(id="memory-detail")
 
-    def on_memory_panel_chosen(self, event: MemoryPanel.Chosen) -> None:
-        event.stop()
-        self.query_one(MemoryDetail).show_row(event.row)
+    def show_row(self, row: MemoryRow | None) -> None:
+        """`row` in full in the detail (None: the turn has no definitions)."""
+        self.query_one(MemoryDetail).show_row(row)

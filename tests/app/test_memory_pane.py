@@ -69,6 +69,18 @@ async def test_the_chosen_definition_stays_chosen_from_turn_to_turn():
             "defined in turn 18; before that in turns 3, 15"
 
 
+async def test_a_new_turns_definition_is_shown_with_its_table_in_the_same_frame():
+    """The detail is filled in as the table is, not by a message handled after the screen is
+    drawn (the definition then showed the old turn's for a frame)."""
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=WIDE) as pilot:
+        table = await to_memory_row(app, pilot, REDEFINED)
+        detail = app.screen.query_one(MemoryDetail)
+        app.screen.turn = TURN - 1                 # the watchers run now; no message handled
+        assert table.border_title.startswith(f"memory after turn {TURN - 1} ")
+        assert detail.plain.splitlines()[1] == "defined in turn 18; before that in turns 3, 15"
+
+
 async def test_a_click_on_a_row_shows_that_definition():
     app = PtcApp(sample("long_exploration"))
     async with app.run_test(size=WIDE) as pilot:
