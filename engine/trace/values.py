@@ -69,29 +69,39 @@ def encode(value, depth: int = 0):
     return {"~text": pr_str(value)}
 
 
+_ITSELF = frozenset((int, float, bool, type(None)))     # decoded as they are, as is a string
+                                                      # that does not start with a tag's ~
+
+
 def decode(data, where: str = "value", depth: int = 0):
     """The PTC value that `encode` wrote; MalformedValue naming `where` for anything else."""
     t = type(data)
-    if data is None or t is bool or t is int or t is float:
-        return data
     if t is str:
+        if not data.startswith("~"):
+            return data
         if data.startswith("~:"):
             return Keyword(data[2:])
         if data.startswith("~~"):
             return data[1:]
-        if data.startswith("~"):
-            raise MalformedValue(f"{where}: unknown tag {data[:12]!r}")
+        raise MalformedValue(f"{where}: unknown tag {data[:12]!r}")
+    if t in _ITSELF:
         return data
     if depth > MAX_DEPTH:
         raise MalformedValue(f"{where}: nested deeper than {MAX_DEPTH} levels")
+    depth += 1
+    # the items that are themselves are taken here, not in a call each (a trace's values are
+    # mostly numbers and plain strings: a third of reading a large trace was these calls)
     if t is list:
-        return tuple(decode(v, where, depth + 1) for v in data)
+        return tuple([v if type(v) in _ITSELF or (type(v) is str and v[:1] != "~")
+                       else decode(v, where, depth) for v in data])
     if t is dict:
         if len(data) == 1:
             (tag, body), = data.items()
             if tag.startswith("~") and not tag.startswith(("~:", "~~")):
-                return _tagged(tag, body, where, depth)
-        return Map({decode(k, where, depth + 1): decode(v, where, depth + 1)
+                return _tagged(tag, body, where, depth - 1)
+        return Map({(k if type(k) is str and k[:1] != "~" else decode(k, where, depth)):
+                    (v if type(v) in _ITSELF or (type(v) is str and v[:1] != "~")
+                     else decode(v, where, depth))
                     for k, v in data.items()})
     raise MalformedValue(f"{where}: unexpected {t.__name__}")
 
