@@ -31,6 +31,7 @@ async def drawn_lines(panel, pilot) -> str:
 @pytest.mark.parametrize("pieces", [
     [(h, "bold") for h in HOSTILE],
     [("plain ", ""), ("", "red"), ("styled\n", "green"), ("\r\x08tail", "")],
+    [("plain ", ""), ("[bold]x[/]", "red"), ("→ …\n\t", "green"), ("é", "")],   # none to escape
     [],
 ])
 def test_pieces_make_the_text_appending_literals_makes(pieces):
