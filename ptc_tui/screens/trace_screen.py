@@ -308,13 +308,31 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
         self.view = self.view.with_options(**{name: value})
 
     def action_options(self) -> None:
+        self._show_options(not self.query_one(OptionsPanel).display)
+
+    def _show_options(self, shown: bool) -> None:
+        """The options panel shown (it takes the program pane's place, app.tcss) or hidden. A
+        zoomed pane covers the panel: opening it unzooms, and zooming closes it (action_zoom)."""
         panel = self.query_one(OptionsPanel)
-        panel.display = not panel.display
-        self.set_class(panel.display, "-options-open")
-        if panel.display:
+        if shown and self.maximized is not None:
+            self.minimize()
+        panel.display = shown
+        self.set_class(shown, "-options-open")
+        if shown:
             panel.query_one(Select).focus()
         else:
             self.query_one(TurnList).focus()
+
+    def action_zoom(self) -> None:
+        """As PaneLayoutActions', the options panel closed first (the program pane it hides
+        comes back: `z` from the turn list zooms it, as ever)."""
+        panel = self.query_one(OptionsPanel)
+        if self.maximized is None and panel.display:
+            focused = self.focused
+            self._show_options(False)
+            if focused is not None and panel not in focused.ancestors_with_self:
+                focused.focus()               # the pane the user was on, not the turn list
+        super().action_zoom()
 
     def action_close_options(self) -> None:
         """Escape closes the options panel, as it closes every other overlay (when the panel
@@ -331,6 +349,9 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
 
     def action_toggle_reply(self) -> None:
         self.reply_open = not self.reply_open
+        if not self.query_one(ProgramPanel).display:      # the options panel took its place
+            self.notify(f"the reply: {'whole' if self.reply_open else 'first lines'}, in the "
+                        "program pane once the options panel is closed (escape)", timeout=3)
 
     def on_program_panel_reply_clicked(self) -> None:
         self.action_toggle_reply()

@@ -22,6 +22,7 @@ MIN_SAMPLE_WIDTH = 12
 # Left out, in this order, where the sample would be narrower than MIN_SAMPLE_WIDTH (off the
 # pane's edge): the definition under the table shows both.
 DROPPED_WHEN_NARROW = (COLUMNS.index("turn"), COLUMNS.index("type"))
+MIN_DOC_CELLS = 2 + len("doc")      # the doc column starts on screen only where its title fits
 
 
 def row_cells(row: MemoryRow) -> tuple[Text, ...]:
@@ -52,6 +53,8 @@ def column_layout(rows: tuple[MemoryRow, ...], room: int) -> list[tuple[int, int
             break
         shown.remove(column)
     widths[SAMPLE] = max(min(left(), widths[SAMPLE]), MIN_SAMPLE_WIDTH)
+    if 0 < left() - widths[SAMPLE] < MIN_DOC_CELLS:
+        widths[SAMPLE] = left()       # else a sliver of the doc column showed at the edge
     return [(i, widths[i]) for i in shown]
 
 

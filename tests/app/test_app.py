@@ -158,7 +158,7 @@ async def test_the_options_panel_takes_the_program_panes_place_below_200_columns
         assert program.display and program.outer_size.width >= 40
 
 
-async def test_below_140_columns_the_options_panel_stacks_the_memory_table_over_its_detail():
+async def test_below_140_columns_the_open_options_panel_leaves_the_request_and_memory():
     app = PtcApp(sample("long_exploration"))
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(app, pilot)
@@ -166,8 +166,48 @@ async def test_below_140_columns_the_options_panel_stacks_the_memory_table_over_
         assert memory.outer_size.width < pane.size.width        # beside the definition
         await pilot.press("o")
         await settle(app, pilot)
-        assert not app.screen.query_one(ProgramPanel).display
+        turns = app.screen.query_one(TurnList)
+        assert not app.screen.query_one(ProgramPanel).display and not turns.display
         assert memory.outer_size.width == pane.size.width       # over it: the whole width
+        assert app.screen.query_one(MessagePanel).outer_size.width >= 50
+        await pilot.press("j")                                  # the keys still move
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen.turn == 2 and turns.display and app.focused is turns
+
+
+async def test_zoom_and_the_options_panel_take_turns():
+    """A zoomed pane covers the panel: `z` closes the panel and zooms as ever (from the turn
+    list, the program pane, which the panel hid: it zoomed a hidden pane, a blank screen);
+    `o` while zoomed unzooms and shows the panel (it opened hidden, focus in it)."""
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        screen, panel = app.screen, app.screen.query_one(OptionsPanel)
+        program = screen.query_one(ProgramPanel)
+        await pilot.press("o")
+        screen.query_one(TurnList).focus()
+        await pilot.press("z")
+        await settle(app, pilot)
+        assert not panel.display and program.display and screen.maximized is program
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert screen.maximized is None and panel.display and panel.has_focus_within
+        screen.query_one(MessagePanel).focus()                 # z on a pane the panel leaves
+        await pilot.press("z")
+        await settle(app, pilot)
+        assert screen.maximized is screen.query_one(MessagePanel) and not panel.display
+
+
+async def test_r_with_the_program_pane_hidden_says_where_the_reply_shows(notified):
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o")
+        app.screen.query_one(TurnList).focus()
+        await pilot.press("r")
+        assert app.screen.reply_open
+        assert notified[-1].startswith("the reply: whole, in the program pane once the options")
 
 
 async def test_go_to_search_and_diff_move_the_main_selection(view_of):

@@ -202,3 +202,17 @@ async def test_an_empty_memory_table_is_laid_out_for_the_panes_width():
         assert app.screen.turn == 1 and table.rows_shown == ()
         assert [c.label.plain for c in table.columns.values()] == \
             ["", "name", "type", "turn", "sample", "doc"]
+
+
+@pytest.mark.parametrize("turn", [2, 14, 26])
+def test_the_doc_column_starts_on_screen_only_where_its_title_fits(view_of, turn):
+    """A column past the sample (the doc, read whole below the table) showed as a one-cell
+    sliver at the pane's edge at some widths; it now starts on screen with its title or not
+    at all (the table scrolls sideways to it)."""
+    from ptc_tui.widgets.memory_panel import COLUMNS, MIN_DOC_CELLS, column_layout
+    rows = view_of("long_exploration").turn(turn).memory
+    for room in range(24, 120):
+        layout = column_layout(rows, room)
+        before_doc = sum(width + 2 for i, width in layout if COLUMNS[i] != "doc")
+        on_screen = room - before_doc
+        assert on_screen <= 0 or on_screen >= MIN_DOC_CELLS, (room, layout)
