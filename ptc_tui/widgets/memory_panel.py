@@ -3,7 +3,6 @@ this turn made marked), and under it `MemoryDetail`, the chosen definition in fu
 
 from __future__ import annotations
 
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -166,5 +165,7 @@ class MemoryPane(Vertical):
         yield MemoryDetail(id="memory-detail")
 
     def show_row(self, row: MemoryRow | None) -> None:
-        """`row` in full in the detail (None: the turn has no definitions)."""
-        self.query_one(MemoryDetail).show_row(row)
+        """`row` in full in the detail (None: the turn has no definitions); nothing before
+        the detail is mounted."""
+        for detail in self.query(MemoryDetail):
+            detail.show_row(row)
