@@ -29,6 +29,7 @@ from ptc_tui.screens.open_dialog import OpenDialog, SamplePickerDialog
 from ptc_tui.screens.pane_layout import PaneLayout
 from ptc_tui.screens.runs_screen import RunsScreen
 from ptc_tui.view.compare import Comparison
+from ptc_tui.view.formats import count_text
 from ptc_tui.view.experiment import ExperimentView
 from ptc_tui.view.runs import find_runs, listed
 from ptc_tui.widgets import escape_controls
@@ -143,7 +144,7 @@ class PtcApp(TraceLoading, SavesOnSignal, WhatIf, PaletteCommands, App):
         if isinstance(screen, TraceScreen) and screen.unsaved and not self._quit_warned:
             self._quit_warned = True
             unsaved = len(screen.view.trace.turns) - screen.saved_turns
-            self.notify(f"{unsaved} turn{'s' * (unsaved != 1)} not saved: ctrl+s saves, "
+            self.notify(f"{count_text(unsaved, 'turn')} not saved: ctrl+s saves, "
                         "q again quits", title="quit", severity="warning")
             return
         self.exit()

@@ -20,6 +20,7 @@ from engine.llm import LLMError
 from engine.trace import Trace, save_trace
 from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.view import Header, MessagePane, MessageView, Renders, TraceView, TurnRow
+from ptc_tui.view.formats import count_text
 from ptc_tui.view.trace_view import outcome_text
 from ptc_tui.widgets import escape_controls, literal
 from ptc_tui.widgets.live_status import LiveStatus
@@ -195,7 +196,7 @@ class LiveScreen(TraceScreen):
         kept = len(self.view.trace.turns)
         self._show_failed_call(f"turn {kept + 1}: {event.reason}")
         self.notify(f"{escape_controls(event.reason)}\n"
-                    f"Nothing recorded is lost ({kept} turn{'s' * (kept != 1)} kept); "
+                    f"Nothing recorded is lost ({count_text(kept, 'turn')} kept); "
                     "n retries the turn.", title="turn not run", severity="error", timeout=10,
                     markup=False)
 

@@ -27,8 +27,8 @@ def add_parser(sub) -> None:
     p.add_argument("trace", metavar="TRACE")
     p.add_argument("--format", choices=("otel",), default="otel",
                    help="otel (the default): OTLP/JSON TracesData (GenAI semantic conventions)")
-    p.add_argument("-o", "--output", type=file_name, metavar="OUT", help="file to write, gzip-compressed when "
-                   "its name ends in .gz (default: stdout)")
+    p.add_argument("-o", "--output", type=file_name, metavar="OUT", help="file to write, "
+                   "gzip-compressed when its name ends in .gz (default: stdout)")
     p.add_argument("--endpoint", metavar="URL", help="send the spans to this OTLP/HTTP "
                    "endpoint instead (a collector's base URL; /v1/traces is added; the "
                    "OTEL_EXPORTER_OTLP_HEADERS variable is read); needs ptc-tui[otel]")
@@ -41,8 +41,8 @@ def add_parser(sub) -> None:
     p.add_argument("--trace", metavar="RUN.jsonl", dest="canonical",
                    help="the ptc_runner run's canonical trace, for its model, durations, "
                    "statuses and outcome (default: the run.jsonl beside the artifact, if any)")
-    p.add_argument("-o", "--output", type=file_name, metavar="TRACE", help="trace file to write, gzip-compressed "
-                   "when its name ends in .gz (default: stdout)")
+    p.add_argument("-o", "--output", type=file_name, metavar="TRACE", help="trace file to "
+                   "write, gzip-compressed when its name ends in .gz (default: stdout)")
     p.add_argument("--lenient", action="store_true",
                    help="import a run with missing or misplaced turns, a warning line per gap "
                    "(default: an error)")

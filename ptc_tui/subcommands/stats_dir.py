@@ -22,7 +22,7 @@ from engine.tokens import TokenCounter, encoding_for_model
 from engine.trace import TraceError
 from ptc_tui.subcommands.common import CommandError, overrides, print_json, tokens
 from ptc_tui.subcommands.output import Column, Output
-from ptc_tui.view.formats import percent_text
+from ptc_tui.view.formats import count_text, percent_text
 from ptc_tui.view.runs import find_runs
 from ptc_tui.view.token_stats import check_strategies, history_opts, saving_percent
 from ptc_tui.view.trace_view import outcome_text
@@ -164,7 +164,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
 def show(folder: Path, report: dict, out: Output) -> None:
     runs, turns = report["runs"], report["turns"]
-    out.line(f"{folder}: {runs} run{'s' * (runs != 1)}, {turns:,} turn{'s' * (turns != 1)}"
+    out.line(f"{folder}: {count_text(runs, 'run')}, {count_text(turns, 'turn')}"
              + (f", {len(report['unreadable'])} unreadable" if report["unreadable"] else ""))
     out.line()
     out.table([Column("strategy"), Column("input tokens", True), Column("median", True),

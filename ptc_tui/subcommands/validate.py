@@ -18,6 +18,7 @@ from engine.trace import Trace, TraceError
 from engine.trace.files import content_digest, load_trace_doc, trace_from_json
 from ptc_tui.subcommands.common import CommandError, read_trace
 from ptc_tui.subcommands.output import Output
+from ptc_tui.view.formats import count_text
 from ptc_tui.view.plain_text import escape_controls
 
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     unsigned = "" if "digest" in doc else " (no content digest: saved by an older ptc-tui)"
     fork = (f" (a fork: turns from {trace.parent.turn} checked; its parent's file holds the "
             "others)") if trace.parent is not None else ""
-    out.line(f"ok: {_turns(trace)}, {trace.outcome.status}{fork}{unsigned}")
+    out.line(f"ok: {count_text(len(trace.turns), 'turn')}, {trace.outcome.status}{fork}{unsigned}")
     return 0
 
 
@@ -57,15 +58,11 @@ def imported(name: str, trace: Trace, doc: dict, out: Output) -> int:
     if problem:
         return invalid(f"{name}: {problem}")
     differs = sum(1 for t in trace.upstream.get("turns", ()) if t.get("differs"))
-    out.line(f"ok: {_turns(trace)}, {trace.outcome.status} (imported from a ptc_runner "
+    out.line(f"ok: {count_text(len(trace.turns), 'turn')}, {trace.outcome.status} (imported "
+             f"from a ptc_runner "
              f"run: requests, replies and programs as it recorded them; {differs} turn(s) whose "
              f"re-run here differs from the recorded outcome)")
     return 0
-
-
-def _turns(trace: Trace) -> str:
-    count = len(trace.turns)
-    return f"{count} turn" + "s" * (count != 1)
 
 
 def invalid(problem: str) -> int:

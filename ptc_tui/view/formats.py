@@ -5,6 +5,7 @@ output: one rule each, so a figure reads the same wherever it is shown.
     cost_spread_text(0.0188, 0.0036)   # "$0.0188 ± 0.0036"
     per_million_text(2.5)        # "$2.5/M"
     percent_text(47.234)         # "47.2%"; None: "—"
+    count_text(1, "turn")        # "1 turn"; count_text(1234, "line"): "1,234 lines"
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ import math
 
 NOT_KNOWN = "—"     # a percentage that cannot be made (no baseline, no price); a dash, not
                     # a hyphen, so it cannot be read as the sign of a negative figure
+
+
+def count_text(count: int, noun: str) -> str:
+    """`count` of `noun` (a regular plural: `noun` + s)."""
+    return f"{count:,} {noun}" + "s" * (count != 1)
 
 
 def cost_text(amount: float | None) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.agent.extract import program_spans
+from ptc_tui.view.formats import count_text
 from ptc_tui.view.panes import clipped
 from ptc_tui.view.plain_text import text_lines
 
@@ -83,11 +84,11 @@ def reply_lines(reply: ReplyView, expanded: bool) -> tuple[tuple[str, str], ...]
     for part, left in (tuple((p, 0) for p in reply.parts) if expanded else reply.folded()):
         if part.ran and not expanded:
             n = part.code_lines
-            lines.append(("ran", f"{RAN}{n} line{'s' * (n != 1)} of code: ran as the program below"))
+            lines.append(("ran", f"{RAN}{count_text(n, 'line')} of code: ran as the program below"))
         elif part.ran:
             lines += [("ran", RAN + line) for line in part.text.split("\n")]
         else:
             lines += [("prose", line) for line in part.text.split("\n")]
             if left:
-                lines.append(("more", f"… {left} more line{'s' * (left != 1)} (r)"))
+                lines.append(("more", f"… {count_text(left, 'more line')} (r)"))
     return tuple(lines) or (("more", "(an empty reply)"),)

@@ -7,6 +7,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ptc_tui.view.formats import count_text
 from ptc_tui.view.panes import clipped
 from ptc_tui.view.plain_text import text_lines
 
@@ -57,7 +58,7 @@ def _folded(rows: list[SideRow], first: bool, last: bool) -> list[SideRow]:
     if len(rows) <= keep_before + keep_after + 1:
         return rows
     hidden = len(rows) - keep_before - keep_after
-    note = f"⋯ {hidden:,} identical line{'s' * (hidden != 1)}"
+    note = f"⋯ {count_text(hidden, 'identical line')}"
     return [*rows[:keep_before], SideRow("folded", note, note),
             *rows[len(rows) - keep_after:]]
 

@@ -12,7 +12,7 @@ from engine.llm import spec_model
 from engine.tokens import (CachePolicy, CacheRuns, CacheSplit, Price, PriceTable, cache_policy,
                            caching_cost, cost)
 from engine.tokens.models import bare_model
-from ptc_tui.view.formats import cost_text, per_million_text, percent_text
+from ptc_tui.view.formats import cost_text, count_text, per_million_text, percent_text
 from ptc_tui.view.renders import Rendering
 from ptc_tui.view.token_stats import TokenStats, saving_percent, stats_from_counts
 from ptc_tui.view.trace_view import TraceView
@@ -217,7 +217,7 @@ class TokenView:
         splits = self.runs.splits(self.recorded, cache_policy(trace_model_of(self)))
         modelled = sum(splits[i].read for _, i in pairs)
         return (f"cached: {sum(n for n, _ in pairs):,} reported, {modelled:,} by the cache "
-                f"model ({len(pairs)} turn{'s' * (len(pairs) != 1)})")
+                f"model ({count_text(len(pairs), 'turn')})")
 
 
 def trace_model_of(tokens: TokenView) -> str | None:

@@ -2,7 +2,8 @@
 
 import pytest
 
-from ptc_tui.view.formats import cost_spread_text, cost_text, per_million_text, percent_text
+from ptc_tui.view.formats import (cost_spread_text, cost_text, count_text, per_million_text,
+                                  percent_text)
 
 
 @pytest.mark.parametrize("amount, text", [
@@ -52,3 +53,11 @@ def test_price_per_million_tokens():
 ])
 def test_a_percentage_has_one_decimal_and_no_figure_is_a_dash_not_a_minus(percent, text):
     assert percent_text(percent) == text
+
+
+@pytest.mark.parametrize("count, noun, text", [
+    (0, "turn", "0 turns"), (1, "turn", "1 turn"), (2, "run", "2 runs"),
+    (1234, "identical line", "1,234 identical lines"),
+])
+def test_a_count_says_its_noun_singular_for_one_only(count, noun, text):
+    assert count_text(count, noun) == text
