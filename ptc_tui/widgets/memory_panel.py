@@ -86,6 +86,7 @@ class MemoryPanel(SteadyScroll, RowTable):
         border-title-color: $text;
         height: 1fr;
         width: 1fr;
+        overflow-y: scroll;
         &:focus { border: round $accent; border-title-style: bold; }
     }
     """

@@ -213,6 +213,7 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
         width: 1fr;
         padding: 0 1;
         overflow-x: hidden;
+        overflow-y: scroll;            /* a track even when all fits: never a layout for it */
         scrollbar-gutter: stable;      /* the wrap width never depends on the scrollbar */
         &:focus { border: round $accent; border-title-style: bold; }
     }

@@ -66,6 +66,7 @@ class TurnList(RowTable):
         height: 1fr;
         border: round $primary-muted;
         border-title-color: $text;
+        overflow-y: scroll;
         scrollbar-gutter: stable;
         &:focus { border: round $accent; border-title-style: bold; }
     }
