@@ -35,11 +35,12 @@ from ptc_tui.view.runs import find_runs, listed
 from ptc_tui.widgets import escape_controls
 
 # While the app runs, Python's collector of reference cycles runs less often. Drawing a key
-# press makes a hundred thousand short-lived containers (Textual's strips, each with its
-# caches); at Python's default (a young collection every 700 of them) a key on a late turn of
-# the 200-turn benchmark trace set off some 40 collections, and a full one every key or two
-# (20-40 ms of its own). Nearly all of that memory is freed by reference counting anyway.
-GC_THRESHOLDS = (10_000, 10, 10)
+# press makes tens of thousands of containers (Textual's strips, each with seven caches of its
+# own) that live until the next turn is drawn: each young collection walks them all (5-15 ms on
+# a late turn of the 200-turn benchmark trace). At Python's default (one every 700) a key set
+# off some 40 collections; at 10,000 about one a key; at 50,000 one every few keys. What they
+# would find is little: nearly all of that memory is freed by reference counting.
+GC_THRESHOLDS = (50_000, 10, 10)
 
 # A trace file up to this size is read and checked before the app starts (a few milliseconds),
 # so a broken one is a line on stderr without a screen; a larger one is read by the loader.
