@@ -9,17 +9,21 @@
    until its turn is drawn, net of an ignored key (`k` on the first turn: the pilot's own cost
    of a key press and a redraw). Then `j` and `k` where a reader of a long trace spends most
    keys, three quarters of the way in (from turn 150 of 200), net of an ignored key there (`x`,
-   bound to nothing): their requests are long, and the program pane's scrollbar comes and goes.
+   bound to nothing): their requests are long. Each key is pressed `--presses` times in each
+   of `--rounds` fresh apps, and the median is taken: a cycle collection falls on every few
+   keys, on the same key of every fresh app, so one press per app (the minimum of a few)
+   measured where the collector happened to run, not the key.
 3. `ptc-tui stats` on the long trace in a child process: its peak resident memory against the
    file's size, whole and above what `stats` takes on the smallest sample (Python, the modules
    and the tokenizer: about 75 MB, itself 3 × a 24.5 MB file), which is what the trace costs.
-Each time is the best of several rounds, each round a fresh app.
+The first screen is the best of `--rounds` fresh apps.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,30 +69,43 @@ async def timed_key(pilot, key: str) -> float:
     return clock() - start
 
 
-async def navigation(path: Path) -> dict[str, float]:
+async def navigation(path: Path, presses: int) -> dict[str, list[float]]:
+    """Each key's times, pressed `presses` times from turn 1 (after an untimed `g`)."""
     app = PtcApp(path)
+    times: dict[str, list[float]] = {}
     async with app.run_test(size=SIZE) as pilot:
         while not isinstance(app.screen, TraceScreen):
             await asyncio.sleep(0.01)
         await drawn(pilot)
-        times = {"ignored": await timed_key(pilot, "k")}
-        for key in NAV_KEYS:
-            times[key] = await timed_key(pilot, key)
+        for _ in range(presses):
+            await pilot.press("g")
+            await drawn(pilot)
+            times.setdefault("ignored", []).append(await timed_key(pilot, "k"))
+            for key in NAV_KEYS:
+                times.setdefault(key, []).append(await timed_key(pilot, key))
     return times
 
 
-async def late_navigation(path: Path, turns: int) -> dict[str, float]:
+async def late_navigation(path: Path, turns: int, presses: int) -> dict[str, list[float]]:
+    """`x` (ignored), `j` and `k` from turn turns * 3 / 4, `presses` times each."""
     app = PtcApp(path)
+    times: dict[str, list[float]] = {}
     async with app.run_test(size=SIZE) as pilot:
         while not isinstance(app.screen, TraceScreen):
             await asyncio.sleep(0.01)
         await drawn(pilot)
         await pilot.press("colon", *str(turns * 3 // 4), "enter")
         await drawn(pilot)
-        times = {"ignored": await timed_key(pilot, "x")}
-        for key in LATE_KEYS:
-            times[key] = await timed_key(pilot, key)
+        for _ in range(presses):
+            times.setdefault("ignored", []).append(await timed_key(pilot, "x"))
+            for key in LATE_KEYS:
+                times.setdefault(key, []).append(await timed_key(pilot, key))
     return times
+
+
+def medians(runs: list[dict[str, list[float]]]) -> dict[str, float]:
+    """Each key's median over every press of every run."""
+    return {key: statistics.median(t for run in runs for t in run[key]) for key in runs[0]}
 
 
 def best_of(rounds: int, make) -> float:
@@ -114,6 +131,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--nav-turns", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--presses", type=int, default=5, help="presses of each key per app")
     args = parser.parse_args()
     smallest = min(SAMPLES.glob("*.json"), key=lambda p: p.stat().st_size)
     with tempfile.TemporaryDirectory() as tmp:
@@ -123,16 +141,15 @@ def main() -> None:
         asyncio.run(first_screen(smallest))                 # warm imports and tiktoken
         small = best_of(args.rounds, lambda: first_screen(smallest))
         big = best_of(args.rounds, lambda: first_screen(long))
-        runs = [asyncio.run(navigation(nav)) for _ in range(args.rounds)]
-        keys = {k: min(r[k] for r in runs) for k in runs[0]}
-        late_runs = [asyncio.run(late_navigation(nav, args.nav_turns))
-                     for _ in range(args.rounds)]
-        late = {k: min(r[k] for r in late_runs) for k in late_runs[0]}
+        keys = medians([asyncio.run(navigation(nav, args.presses))
+                        for _ in range(args.rounds)])
+        late = medians([asyncio.run(late_navigation(nav, args.nav_turns, args.presses))
+                        for _ in range(args.rounds)])
         size = long.stat().st_size
         rss = peak_rss_of_stats(long)
         fixed = peak_rss_of_stats(smallest)
-    print(f"baseline: first screen of {smallest.name} = {small * 1000:.0f} ms; "
-          f"best of {args.rounds}\n")
+    print(f"baseline: first screen of {smallest.name} = {small * 1000:.0f} ms; first screens "
+          f"best of {args.rounds}; keys the median of {args.rounds} × {args.presses} presses\n")
     print("| measurement | value | ratio | goal |")
     print("|---|---:|---:|---|")
     print(f"| first screen, {args.turns}-turn trace ({size / 1e6:.1f} MB) | "

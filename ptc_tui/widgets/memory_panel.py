@@ -146,7 +146,7 @@ class MemoryDetail(TextPanel):
         super().__init__("definition", **kwargs)
 
     def show_row(self, row: MemoryRow | None) -> None:
-        self.border_title = "definition" if row is None else f"definition · {row.name}"
+        self.set_title("definition" if row is None else f"definition · {row.name}")
         self.show(definition_text(row) if row is not None else
                   Text("No definitions after this turn.", "dim italic"))
 

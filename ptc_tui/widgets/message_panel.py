@@ -4,7 +4,7 @@ strategy dropped."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.reactive import reactive
+from textual.reactive import var
 
 from ptc_tui.view import MessagePane, TurnView
 from ptc_tui.widgets.literal import Pieces, literal
@@ -62,9 +62,10 @@ class MessagePanel(TextPanel):
     MessagePanel.-what-if:focus { border: dashed $warning-lighten-2; }
     """
 
-    current: reactive[TurnView | None] = reactive(None)
-    upcoming: reactive[MessagePane | None] = reactive(None)
-    whole_request: reactive[bool] = reactive(False)
+    # vars, not reactives: _show redraws the rows that change, not the whole pane
+    current: var[TurnView | None] = var(None)
+    upcoming: var[MessagePane | None] = var(None)
+    whole_request: var[bool] = var(False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(SAW, **kwargs)
@@ -83,13 +84,13 @@ class MessagePanel(TextPanel):
         current, upcoming = self.current, self.upcoming
         if current is None and upcoming is not None:
             self.set_class(False, "-what-if")
-            self.border_title = UPCOMING.format(number=1)
+            self.set_title(UPCOMING.format(number=1))
             self.show(pane_text(upcoming, "not sent yet", self.whole_request))
             return
         if current is None:
             return
         self.set_class(current.what_if, "-what-if")
-        self.border_title = WOULD_SEE if current.what_if else SAW
+        self.set_title(WOULD_SEE if current.what_if else SAW)
         text = pane_text(current.messages, "what-if" if current.what_if else "recorded",
                          self.whole_request)
         if current.what_if:

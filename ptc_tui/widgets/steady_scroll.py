@@ -13,7 +13,9 @@ from textual.reactive import Reactive
 class SteadyScroll:
     """Mixed in before a ScrollView (TextPanel, a DataTable)."""
 
-    virtual_size = Reactive(Size(0, 0))       # Textual's own asks for a layout (layout=True)
+    # Textual's own asks for a layout (layout=True); and no redraw either: the pane redraws
+    # the rows that changed
+    virtual_size = Reactive(Size(0, 0), repaint=False)
 
     def watch_virtual_size(self, size: Size) -> None:
         scrollbars = (self.show_vertical_scrollbar, self.show_horizontal_scrollbar)

@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ptc_tui.widgets.literal import Pieces
+from ptc_tui.widgets.literal import Pieces, literal
 from ptc_tui.widgets.quick_scrollbar import QuickScrollBars
 from ptc_tui.widgets.steady_scroll import SteadyScroll
 
@@ -204,6 +204,24 @@ def prose_rows(text: Text, width: int, console, hang: int = 0
     return rows
 
 
+def same_row(a: Text | None, b: Text | None) -> bool:
+    """Whether two laid-out rows draw the same (Rich's Text equality leaves out the style)."""
+    if a is None or b is None:
+        return a is b
+    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+
+
+def runs_of(indexes: list[int]) -> list[tuple[int, int]]:
+    """Sorted `indexes` as (first, count) runs of consecutive numbers."""
+    runs: list[tuple[int, int]] = []
+    for i in indexes:
+        if runs and runs[-1][0] + runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((i, 1))
+    return runs
+
+
 class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TextPanel {
@@ -221,7 +239,8 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
 
     def __init__(self, title: str, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.border_title = title
+        self._title = ""
+        self.set_title(title)
         self.plain = ""
         self.wrap_code = False             # code blocks cut at the width, not scrolled
         self._blocks: list[tuple[Text, bool] | tuple[Text, bool, int]] = []   # show_blocks'
@@ -229,6 +248,13 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
         self._strips: dict[int, Strip] = {}
         self._width = 0
         self._base = Style()               # the pane's style, taken when lines are drawn
+
+    def set_title(self, title: str) -> None:
+        """A new border title; the same one again redraws nothing (Textual redraws the whole
+        pane for any title it is given). `title` is plain text, never markup."""
+        if title != self._title:
+            self._title = title
+            self.border_title = literal(title)
 
     def show(self, text: Text) -> None:
         self.show_blocks([(text, False)])
@@ -245,9 +271,38 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
         self.relayout()
 
     def relayout(self) -> None:
+        """Lay the text out again and redraw the rows on screen that changed: consecutive
+        turns' requests mostly open with the same rows (a late turn's key redrew 45 rows
+        for the two that differ)."""
+        on_screen = self._rows_on_screen()
         self._width = 0                    # lay out again
         self._wrap()
-        self.refresh()
+        if not self._width:                # not laid out yet: drawn whole when it is
+            self.refresh()
+            return
+        changed = []
+        for index, (before, strip) in on_screen.items():
+            after = self._row_or_none(index)
+            if before is None and after is None:      # blank before and after
+                continue
+            if strip is not None and same_row(before, after):
+                self._strips[index] = strip
+            else:
+                changed.append(index)
+        for first, count in runs_of(changed):
+            self.refresh_lines(first, count)
+
+    def _rows_on_screen(self) -> dict[int, tuple[Text | None, Strip | None]]:
+        """Each row index on screen: its text (None past the end) and the strip drawn for it
+        (None: not drawn yet, or a blank row past the end)."""
+        if not self._width:
+            return {}
+        top = self.scroll_offset.y
+        return {i: (self._row_or_none(i), self._strips.get(i))
+                for i in range(top, top + self.scrollable_content_region.height)}
+
+    def _row_or_none(self, index: int) -> Text | None:
+        return self.row_text(index) if index < len(self._lines) else None
 
     def on_resize(self) -> None:
         self._wrap()
