@@ -53,6 +53,13 @@ def cell_line(cells: tuple[Text, ...], columns: tuple[Column, ...]) -> Text:
     return line
 
 
+def same_cells(a: tuple[Text, ...], b: tuple[Text, ...]) -> bool:
+    """Whether two rows draw the same (Rich's Text equality leaves out the style)."""
+    return len(a) == len(b) and all(x.plain == y.plain and x.spans == y.spans
+                                    and x.style == y.style and x.justify == y.justify
+                                    for x, y in zip(a, b))
+
+
 class RowTable(QuickScrollBars, ScrollView, can_focus=True):
     """Rows (tuples of Text cells) under `columns`; `cursor_row` is the highlighted one.
     Keys and clicks that move the cursor post `CursorMoved`; `move_cursor` does not."""
@@ -130,14 +137,31 @@ class RowTable(QuickScrollBars, ScrollView, can_focus=True):
         return self.rows[index]
 
     def set_rows(self, columns: list[Column], rows: list[tuple[Text, ...]]) -> None:
-        """Show `rows` under `columns`; the cursor stays on its row number where it can."""
+        """Show `rows` under `columns`; the cursor stays on its row number where it can. Under
+        the same columns, only the rows on screen that changed are drawn again."""
+        same_columns = list(self.columns.values()) == columns
+        before = self.rows
         self.columns = {c.key: c for c in columns}
         self.rows = rows
-        self._strips.clear()
         width = sum(c.render_width for c in columns)
         self.virtual_size = Size(width, len(rows) + HEADER_HEIGHT)
-        self.cursor_row = min(self.cursor_row, max(len(rows) - 1, 0))
-        self.refresh()
+        cursor, self.cursor_row = self.cursor_row, min(self.cursor_row, max(len(rows) - 1, 0))
+        if not same_columns:
+            self._strips.clear()
+            self.refresh()
+            return
+        top = self.scroll_offset.y
+        for row in range(top, top + self.scrollable_content_region.height - HEADER_HEIGHT):
+            old = before[row] if row < len(before) else None
+            new = rows[row] if row < len(rows) else None
+            if old is None and new is None:
+                continue
+            if old is None or new is None or not same_cells(old, new):
+                self._strips.pop((row, False), None)
+                self._strips.pop((row, True), None)
+                self.refresh_line(row + HEADER_HEIGHT)
+            elif row in (cursor, self.cursor_row) and cursor != self.cursor_row:
+                self.refresh_line(row + HEADER_HEIGHT)       # the cursor came or went
 
     def update_row(self, index: int, cells: tuple[Text, ...]) -> None:
         """Row `index` with new cells of the same widths."""

@@ -10,6 +10,8 @@ from textual.geometry import Region
 from ptc_tui.app import PtcApp
 from ptc_tui.widgets import MessagePanel
 from ptc_tui.widgets.memory_panel import MemoryDetail
+from ptc_tui.widgets.row_table import Column, RowTable
+from ptc_tui.widgets.steady_scroll import SteadyScroll
 from ptc_tui.widgets.text_panel import TextPanel
 from tests.app.conftest import WIDE, sample, settle
 
@@ -21,12 +23,23 @@ class PanelApp(App):
         yield TextPanel("pane")
 
 
-def drawn(panel: TextPanel) -> list:
+class SteadyTable(SteadyScroll, RowTable):
+    """A table whose new size redraws nothing by itself, as the memory table's."""
+
+    DEFAULT_CSS = "SteadyTable { overflow-y: scroll; }"
+
+
+class TableApp(App):
+    def compose(self) -> ComposeResult:
+        yield SteadyTable()
+
+
+def drawn(panel) -> list:
     """The pane's lines as the screen gets them now (cached lines included)."""
     return panel.render_lines(Region(0, 0, *panel.size))
 
 
-def afresh(panel: TextPanel) -> list:
+def afresh(panel) -> list:
     """The pane's lines drawn with every cache emptied."""
     panel._strips.clear()
     panel._styles_cache.clear()
@@ -109,3 +122,44 @@ async def test_a_late_turn_redraws_part_of_the_request_and_none_of_an_unchanged_
         else:
             assert detail_rows
         assert drawn(detail) == afresh(detail)
+
+
+COLUMNS = [Column("name", Text("name"), 10), Column("value", Text("value"), 12)]
+
+
+def table_rows(values: list[tuple[str, str]]) -> list[tuple[Text, ...]]:
+    return [(Text(f"v{i}"), Text(value, style)) for i, (value, style) in enumerate(values)]
+
+
+async def test_a_table_draws_again_only_the_rows_that_changed(monkeypatch):
+    rows = count_rows_drawn(monkeypatch, SteadyTable)
+    app = TableApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        table = app.query_one(SteadyTable)
+        values = [(str(i), "") for i in range(30)]
+        table.set_rows(COLUMNS, table_rows(values))
+        await pilot.pause()
+        drawn(table)
+        rows.clear()
+        values[2] = ("two", "")
+        values[4] = ("4", "bold")               # the same characters in another style
+        table.set_rows(COLUMNS, table_rows(values))
+        await pilot.pause()
+        now = drawn(table)
+        assert sorted(set(rows)) == [1 + 2, 1 + 4]      # under the column titles
+        assert now == afresh(table)
+
+
+async def test_a_table_cut_short_under_its_cursor_shows_the_cursor_on_its_last_row():
+    app = TableApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        table = app.query_one(SteadyTable)
+        values = [(str(i), "") for i in range(30)]
+        table.set_rows(COLUMNS, table_rows(values))
+        table.move_cursor(10)
+        await pilot.pause()
+        drawn(table)
+        table.set_rows(COLUMNS, table_rows(values[:5]))     # the same first five rows
+        await pilot.pause()
+        assert table.cursor_row == 4
+        assert drawn(table) == afresh(table)
