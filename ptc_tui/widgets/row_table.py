@@ -39,17 +39,20 @@ def cell_line(cells: tuple[Text, ...], columns: tuple[Column, ...]) -> Text:
     """One row's cells side by side, each cut or padded to its column's width (on the side its
     `justify` says) with a space either side."""
     line = Text(no_wrap=True, end="")
+    pad = " " * PADDING
     for cell, column in zip(cells, columns):
-        cell = cell.copy()
-        cell.truncate(column.width, overflow="crop")
-        room = column.width - cell.cell_len
-        line.append(" " * PADDING)
+        if cell.cell_len > column.width:
+            cell = cell.copy()
+            cell.truncate(column.width, overflow="crop")
+        room = " " * (column.width - cell.cell_len)
         if cell.justify == "right":
-            line.append(" " * room)
-        line.append_text(cell)
-        if cell.justify != "right":
-            line.append(" " * room)
-        line.append(" " * PADDING)
+            line.append(pad + room)
+            line.append_text(cell)
+            line.append(pad)
+        else:
+            line.append(pad)
+            line.append_text(cell)
+            line.append(room + pad)
     return line
 
 
@@ -242,7 +245,7 @@ class RowTable(QuickScrollBars, ScrollView, can_focus=True):
         if not self._drawn_as:
             self._take_styles()
         scroll_x, scroll_y = self.scroll_offset
-        width = self.size.width
+        width = self._drawn_as[0]
         if y < HEADER_HEIGHT:
             strip = self._strips.get((-1, False))
             if strip is None:
@@ -267,7 +270,7 @@ class RowTable(QuickScrollBars, ScrollView, can_focus=True):
 
     def _line(self, line: Text, style: Style, post: Style | None = None) -> Strip:
         """`line` drawn in `style`, its background carried on to the pane's edge."""
-        room = max(self.size.width, self.virtual_size.width)
+        room = max(self._drawn_as[0], self.virtual_size.width)
         line.append(" " * max(0, room - line.cell_len))
         segments = Segment.apply_style(line.render(self.app.console), style, post)
         return Strip(segments, room)

@@ -337,18 +337,24 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
         return [self.row_text(i) for i in range(len(self._lines))]
 
     def render_lines(self, crop):
+        self._wrap()                       # at the width drawn at (a zoom sends no resize first)
         self._base = self.rich_style       # once for all the lines drawn: costly to make
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        self._wrap()
-        base = self._base
+        if not self._width:                # laid out before each draw: else now
+            self._wrap()
+        base, width = self._base, self._width
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         if index >= len(self._lines):
-            return Strip.blank(self._width, base)
+            return Strip.blank(width, base)
         strip = self._strips.get(index)
         if strip is None:
             segments = self.row_text(index).render(self.app.console, end="")
-            strip = self._strips[index] = Strip(Segment.apply_style(segments, base))
-        return strip.crop_extend(scroll_x, scroll_x + self._width, base)
+            segments = list(Segment.apply_style(segments, base))
+            cells = Segment.get_line_length(segments)
+            if cells < width:              # filled to the edge now, not in a second strip
+                segments.append(Segment(" " * (width - cells), base))
+            strip = self._strips[index] = Strip(segments, max(cells, width))
+        return strip.crop_extend(scroll_x, scroll_x + width, base)

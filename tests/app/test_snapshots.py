@@ -9,6 +9,7 @@ import os
 from contextlib import asynccontextmanager
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import DataTable, Static
 
 from engine.tokens import TokenCounter
@@ -335,6 +336,11 @@ class TestZoomedPane:
                 assert not screen.query_one(hidden).region, hidden
             turn = view_of(SAMPLE).turn(TURN)
             assert turn.program.program.strip() in program.plain
+            # its prose is drawn laid out again at the zoomed width, not at the width before
+            width = program.scrollable_content_region.width
+            drawn = program.render_lines(Region(0, 0, *program.size))
+            longest = max(len(line.text.strip("│ ▏▕▎▍▌▋▊▉█")) for line in drawn[1:-1])
+            assert width - 20 < longest <= width
         assert notified == []
 
 
