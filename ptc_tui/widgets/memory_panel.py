@@ -35,11 +35,11 @@ def row_cells(row: MemoryRow) -> tuple[Text, ...]:
             sample, literal(row.doc or "", "italic"))
 
 
-def column_layout(rows: tuple[MemoryRow, ...], room: int) -> list[tuple[int, int]]:
-    """The columns shown in `room` cells, as (index in COLUMNS, width): the short ones at the
-    width they need, the sample what they leave (turn, then type, left out rather than the
-    sample under MIN_SAMPLE_WIDTH), and the doc its own width (read whole below the table)."""
-    cells = [row_cells(r) for r in rows]
+def column_layout(cells: list[tuple[Text, ...]], room: int) -> list[tuple[int, int]]:
+    """The columns of rows of `cells` (row_cells) shown in `room` cells, as (index in COLUMNS,
+    width): the short ones at the width they need, the sample what they leave (turn, then
+    type, left out rather than the sample under MIN_SAMPLE_WIDTH), and the doc its own width
+    (read whole below the table)."""
     widths = [max([len(label), *(c[i].cell_len for c in cells)]) for i, label in
               enumerate(COLUMNS)]
     shown = list(range(len(COLUMNS)))
@@ -122,8 +122,8 @@ class MemoryPanel(SteadyScroll, RowTable):
 
     def _fill(self) -> None:
         self.room = self.scrollable_content_region.width
-        layout = column_layout(self.rows_shown, self.room)
         cells = [row_cells(row) for row in self.rows_shown]
+        layout = column_layout(cells, self.room)
         self.set_rows([Column(COLUMNS[i] or "changed", Text(COLUMNS[i]), width)
                        for i, width in layout],
                       [tuple(row[i] for i, _ in layout) for row in cells])

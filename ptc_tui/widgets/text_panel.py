@@ -200,7 +200,10 @@ def prose_rows(text: Text, width: int, console, hang: int = 0
             rows.extend(block.line(index).wrap(console, width))
         else:
             prose = ProseLine(block, index, plain, width)
-            rows.extend((prose, i) for i in range(prose.rows))
+            if prose.offsets:
+                rows.extend((prose, i) for i in range(prose.rows))
+            else:                                # one row: most lines
+                rows.append((prose, 0))
     return rows
 
 

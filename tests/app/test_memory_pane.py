@@ -209,10 +209,10 @@ def test_the_doc_column_starts_on_screen_only_where_its_title_fits(view_of, turn
     """A column past the sample (the doc, read whole below the table) showed as a one-cell
     sliver at the pane's edge at some widths; it now starts on screen with its title or not
     at all (the table scrolls sideways to it)."""
-    from ptc_tui.widgets.memory_panel import COLUMNS, MIN_DOC_CELLS, column_layout
-    rows = view_of("long_exploration").turn(turn).memory
+    from ptc_tui.widgets.memory_panel import COLUMNS, MIN_DOC_CELLS, column_layout, row_cells
+    cells = [row_cells(r) for r in view_of("long_exploration").turn(turn).memory]
     for room in range(24, 120):
-        layout = column_layout(rows, room)
+        layout = column_layout(cells, room)
         before_doc = sum(width + 2 for i, width in layout if COLUMNS[i] != "doc")
         on_screen = room - before_doc
         assert on_screen <= 0 or on_screen >= MIN_DOC_CELLS, (room, layout)
