@@ -9,20 +9,21 @@
    until its turn is drawn, net of an ignored key (`k` on the first turn: the pilot's own cost
    of a key press and a redraw). Then `j` and `k` where a reader of a long trace spends most
    keys, three quarters of the way in (from turn 150 of 200), net of an ignored key there (`x`,
-   bound to nothing): their requests are long. Each key is pressed `--presses` times in each
-   of `--rounds` fresh apps, and the median is taken: a cycle collection falls on every few
-   keys, on the same key of every fresh app, so one press per app (the minimum of a few)
-   measured where the collector happened to run, not the key.
+   bound to nothing): their requests are long. Each round is a fresh app, so that `j`, `G`
+   and `]` show turns never shown before, as in the first use. Before each timed key the
+   cycle collector runs: it runs every few keys anyway (at its own cost, a few milliseconds a
+   key on average), and in a fresh app it fell on the same key of every round.
 3. `ptc-tui stats` on the long trace in a child process: its peak resident memory against the
    file's size, whole and above what `stats` takes on the smallest sample (Python, the modules
    and the tokenizer: about 75 MB, itself 3 × a 24.5 MB file), which is what the trace costs.
-The first screen is the best of `--rounds` fresh apps.
+The first screen is the best of `--rounds` fresh apps, each key the median.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import subprocess
 import sys
@@ -63,49 +64,42 @@ async def first_screen(path: Path) -> float:
 
 
 async def timed_key(pilot, key: str) -> float:
+    gc.collect(1)         # the young generations: a full collection would also empty the caches
     start = clock()
     await pilot.press(key)
     await drawn(pilot)
     return clock() - start
 
 
-async def navigation(path: Path, presses: int) -> dict[str, list[float]]:
-    """Each key's times, pressed `presses` times from turn 1 (after an untimed `g`)."""
+async def navigation(path: Path) -> dict[str, float]:
     app = PtcApp(path)
-    times: dict[str, list[float]] = {}
     async with app.run_test(size=SIZE) as pilot:
         while not isinstance(app.screen, TraceScreen):
             await asyncio.sleep(0.01)
         await drawn(pilot)
-        for _ in range(presses):
-            await pilot.press("g")
-            await drawn(pilot)
-            times.setdefault("ignored", []).append(await timed_key(pilot, "k"))
-            for key in NAV_KEYS:
-                times.setdefault(key, []).append(await timed_key(pilot, key))
+        times = {"ignored": await timed_key(pilot, "k")}
+        for key in NAV_KEYS:
+            times[key] = await timed_key(pilot, key)
     return times
 
 
-async def late_navigation(path: Path, turns: int, presses: int) -> dict[str, list[float]]:
-    """`x` (ignored), `j` and `k` from turn turns * 3 / 4, `presses` times each."""
+async def late_navigation(path: Path, turns: int) -> dict[str, float]:
     app = PtcApp(path)
-    times: dict[str, list[float]] = {}
     async with app.run_test(size=SIZE) as pilot:
         while not isinstance(app.screen, TraceScreen):
             await asyncio.sleep(0.01)
         await drawn(pilot)
         await pilot.press("colon", *str(turns * 3 // 4), "enter")
         await drawn(pilot)
-        for _ in range(presses):
-            times.setdefault("ignored", []).append(await timed_key(pilot, "x"))
-            for key in LATE_KEYS:
-                times.setdefault(key, []).append(await timed_key(pilot, key))
+        times = {"ignored": await timed_key(pilot, "x")}
+        for key in LATE_KEYS:
+            times[key] = await timed_key(pilot, key)
     return times
 
 
-def medians(runs: list[dict[str, list[float]]]) -> dict[str, float]:
-    """Each key's median over every press of every run."""
-    return {key: statistics.median(t for run in runs for t in run[key]) for key in runs[0]}
+def medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each key's median over the rounds."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
 def best_of(rounds: int, make) -> float:
@@ -130,8 +124,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--nav-turns", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--presses", type=int, default=5, help="presses of each key per app")
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     smallest = min(SAMPLES.glob("*.json"), key=lambda p: p.stat().st_size)
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,15 +134,14 @@ def main() -> None:
         asyncio.run(first_screen(smallest))                 # warm imports and tiktoken
         small = best_of(args.rounds, lambda: first_screen(smallest))
         big = best_of(args.rounds, lambda: first_screen(long))
-        keys = medians([asyncio.run(navigation(nav, args.presses))
-                        for _ in range(args.rounds)])
-        late = medians([asyncio.run(late_navigation(nav, args.nav_turns, args.presses))
+        keys = medians([asyncio.run(navigation(nav)) for _ in range(args.rounds)])
+        late = medians([asyncio.run(late_navigation(nav, args.nav_turns))
                         for _ in range(args.rounds)])
         size = long.stat().st_size
         rss = peak_rss_of_stats(long)
         fixed = peak_rss_of_stats(smallest)
     print(f"baseline: first screen of {smallest.name} = {small * 1000:.0f} ms; first screens "
-          f"best of {args.rounds}; keys the median of {args.rounds} × {args.presses} presses\n")
+          f"best of {args.rounds}; keys the median of {args.rounds} fresh apps\n")
     print("| measurement | value | ratio | goal |")
     print("|---|---:|---:|---|")
     print(f"| first screen, {args.turns}-turn trace ({size / 1e6:.1f} MB) | "
