@@ -90,8 +90,8 @@ class DiffScreen(Screen[int]):
             diff.cache.text() if diff.cache is not None
             else "cache: the first request, nothing cached before it")
         first = diff.previous is None
-        program.border_title = f"program · turn {diff.number} vs {against}"
-        message.border_title = f"last user message · turn {diff.number} vs {against}"
+        program.set_title(f"program · turn {diff.number} vs {against}")
+        message.set_title(f"last user message · turn {diff.number} vs {against}")
         program.show(diff_text(diff.program, first))
         message.show(diff_text(diff.message, first))
         program.scroll_home(animate=False)

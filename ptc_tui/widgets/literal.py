@@ -14,6 +14,13 @@ def literal(text: str, style: str = "") -> Text:
     return Text(escape_controls(text), style=style)
 
 
+def same_look(a: Text, b: Text) -> bool:
+    """Whether two texts draw the same: characters, spans, base style and justification (Rich's
+    Text equality compares the first two only)."""
+    return (a.plain == b.plain and a.spans == b.spans and a.style == b.style
+            and a.justify == b.justify)
+
+
 class Pieces:
     """A Text put together from many pieces in one go, each piece literal (as `literal` makes
     it) with a style of its own. Text.append strips control codes from the whole text on every

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ptc_tui.widgets.literal import same_look
 from ptc_tui.widgets.quick_scrollbar import QuickScrollBars
 
 HEADER_HEIGHT = 1
@@ -57,10 +58,8 @@ def cell_line(cells: tuple[Text, ...], columns: tuple[Column, ...]) -> Text:
 
 
 def same_cells(a: tuple[Text, ...], b: tuple[Text, ...]) -> bool:
-    """Whether two rows draw the same (Rich's Text equality leaves out the style)."""
-    return len(a) == len(b) and all(x.plain == y.plain and x.spans == y.spans
-                                    and x.style == y.style and x.justify == y.justify
-                                    for x, y in zip(a, b))
+    """Whether two rows draw the same."""
+    return len(a) == len(b) and all(map(same_look, a, b))
 
 
 class RowTable(QuickScrollBars, ScrollView, can_focus=True):

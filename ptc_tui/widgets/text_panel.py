@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ptc_tui.widgets.literal import Pieces, literal
+from ptc_tui.widgets.literal import Pieces, literal, same_look
 from ptc_tui.widgets.quick_scrollbar import QuickScrollBars
 from ptc_tui.widgets.steady_scroll import SteadyScroll
 
@@ -208,10 +208,10 @@ def prose_rows(text: Text, width: int, console, hang: int = 0
 
 
 def same_row(a: Text | None, b: Text | None) -> bool:
-    """Whether two laid-out rows draw the same (Rich's Text equality leaves out the style)."""
+    """Whether two laid-out rows (None: past the end) draw the same."""
     if a is None or b is None:
         return a is b
-    return a.plain == b.plain and a.spans == b.spans and a.style == b.style
+    return same_look(a, b)
 
 
 def runs_of(indexes: list[int]) -> list[tuple[int, int]]:
