@@ -6,18 +6,22 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import var
 
-from ptc_tui.view import MessagePane, TurnView
+from ptc_tui.view import Dropped, MessagePane, TurnView
 from ptc_tui.widgets.literal import Pieces, literal
 from ptc_tui.widgets.text_panel import TextPanel, section
 
 ROLE_STYLES = {"system": "magenta", "user": "green", "assistant": "cyan"}
+# Of a kind of dropped item with more, the latest shown unless the whole request is (`e`): a
+# late turn of a long run drops hundreds of tool calls, most of what its pane had to lay out.
+FOLDED_PER_KIND = 10
 
 
 def pane_text(pane: MessagePane, said: str = "recorded", whole: bool = False) -> Text:
     """The request's tokens, `said` to be recorded, a what-if under other options or not sent
     yet, its messages and what was dropped. Unless `whole`, the system prompt is folded to its
-    first line and each message cut as every pane block is; `whole` shows the request as
-    sent, cut only past thousands of lines."""
+    first line, each message cut as every pane block is, and of each kind of dropped item
+    only the latest FOLDED_PER_KIND shown; `whole` shows the request as sent, cut only past
+    thousands of lines, and every dropped item."""
     text = Pieces()               # a late turn's request has hundreds of parts
     diff = pane.difference
     text.append(f"{said}: ", "bold yellow" if said == "what-if" else "bold")
@@ -39,11 +43,28 @@ def pane_text(pane: MessagePane, said: str = "recorded", whole: bool = False) ->
     section(text, f"dropped ({len(pane.dropped)})")
     if not pane.dropped:
         text.append("nothing", "dim")
-    for i, d in enumerate(pane.dropped):
-        text.append("\n" if i else "")
-        text.append(f"{d.kind}: ", "yellow")
-        text.append(d.text)
+    lines = 0
+    for kind, items in kinds_of(pane.dropped):
+        if not whole and len(items) > FOLDED_PER_KIND:
+            text.append("\n" * (lines > 0))
+            text.append(f"… {len(items) - FOLDED_PER_KIND} earlier {kind} items, "
+                        f"{FOLDED_PER_KIND} latest below (e shows them all)", "dim")
+            items, lines = items[-FOLDED_PER_KIND:], lines + 1
+        for d in items:
+            text.append("\n" * (lines > 0))
+            text.append(f"{d.kind}: ", "yellow")
+            text.append(d.text)
+            lines += 1
     return text.text()
+
+
+def kinds_of(dropped: tuple[Dropped, ...]) -> list[tuple[str, list[Dropped]]]:
+    """The dropped items kind by kind, in the order the kinds first come, each kind's items in
+    their order (oldest first)."""
+    groups: dict[str, list[Dropped]] = {}
+    for d in dropped:
+        groups.setdefault(d.kind, []).append(d)
+    return list(groups.items())
 
 
 SAW = "what the LLM saw"

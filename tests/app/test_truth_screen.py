@@ -346,3 +346,23 @@ def test_e_shows_a_long_message_whole_that_the_pane_otherwise_cuts():
     assert "line 999" in whole and "not shown here" not in whole and "S\nT" in whole
     huge = MessageView.of({"role": "user", "content": "x\n" * 10_000}, 1)
     assert "not shown here" in huge.whole and huge.whole.count("\n") < 5_100
+
+
+def test_e_shows_every_dropped_item_the_pane_folds_to_the_latest_of_each_kind():
+    """A late turn of a long run drops hundreds of tool calls: the pane shows the latest of
+    each kind and how many earlier ones it leaves out; `e` shows them all."""
+    from ptc_tui.view import Dropped, MessagePane, MessageView
+    from ptc_tui.widgets.message_panel import FOLDED_PER_KIND, pane_text
+    calls = tuple(Dropped("tool_call", n, f"turn {n}: search(\"q{n}\")") for n in range(1, 26))
+    prints = tuple(Dropped("print", n, f"turn {n}: hello {n}") for n in range(1, 4))
+    pane = MessagePane((MessageView.of({"role": "user", "content": "go"}, 1),), 1, 1,
+                       calls + prints)
+    folded, whole = pane_text(pane).plain, pane_text(pane, whole=True).plain
+    assert "dropped (28)" in folded and "dropped (28)" in whole
+    shown = [n for n in range(1, 26) if f'search("q{n}")' in folded]
+    assert shown == list(range(26 - FOLDED_PER_KIND, 26))           # the latest calls
+    assert f"… {25 - FOLDED_PER_KIND} earlier tool_call items" in folded
+    assert all(f"hello {n}" in folded for n in range(1, 4))          # a short kind whole
+    assert all(f'search("q{n}")' in whole for n in range(1, 26)) and "earlier" not in whole
+    few = MessagePane(pane.messages, 1, 1, prints)
+    assert pane_text(few).plain == pane_text(few, whole=True).plain
