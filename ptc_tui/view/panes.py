@@ -109,12 +109,29 @@ class MemoryRow:
     changed: bool             # defined or redefined in this turn
     defined_before: tuple[int, ...] = ()   # earlier turns that defined it, oldest first
     value: object = field(default=None, compare=False, repr=False)
+    texts: dict | None = field(default=None, compare=False, repr=False)   # kept (memory_rows)
 
     @cached_property
     def whole(self) -> str:
         """The whole value, pretty-printed over several lines (cut late): made when the row
-        is chosen, not for every row of every turn shown."""
-        return clipped(pretty(self.value))
+        is chosen, not for every row of every turn shown, and kept in `texts` for the turns
+        after that hold the same value."""
+        if self.texts is None:
+            return whole_text(self.value)
+        return kept_text(self.texts, self.value, ("whole", id(self.value)), whole_text)
+
+
+def whole_text(value) -> str:
+    return clipped(pretty(value))
+
+
+def kept_text(texts: dict, value, key: tuple, make) -> str | None:
+    """`make(value)`, kept in `texts` under `key` (which holds the value's id) for as long as
+    that id is this value's (the id of a value gone is reused)."""
+    found = texts.get(key)
+    if found is None or found[0] is not value:
+        found = texts[key] = (value, make(value))
+    return found[1]
 
 
 def error_view(error: PtcError | None) -> ErrorView | None:
@@ -142,18 +159,13 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
     turns without an error count as defining a name. `samples` keeps each value's sample text
     between calls (the turns of a run share most of their memory's values, so a key press on a
     long run samples only the values its turn changed); the whole value is printed only for
-    the row chosen (`MemoryRow.whole`)."""
+    the row chosen (`MemoryRow.whole`), and kept there too."""
     samples = {} if samples is None else samples
 
-    def kept(value, key: tuple, make) -> str | None:
-        found = samples.get(key)
-        if found is None or found[0] is not value:      # the id of a value gone is reused
-            found = samples[key] = (value, make(value))
-        return found[1]
-
     def sample(value) -> str | None:
-        return kept(value, (id(value), opts.sample_limit, opts.sample_printable_limit),
-                    lambda v: sample_text(v, opts.sample_limit, opts.sample_printable_limit))
+        return kept_text(samples, value, (id(value), opts.sample_limit,
+                                          opts.sample_printable_limit),
+                         lambda v: sample_text(v, opts.sample_limit, opts.sample_printable_limit))
 
     defined: dict[str, list[int]] = {}
     docs: dict[str, str | None] = {}
@@ -170,5 +182,5 @@ def memory_rows(turns: Mapping[int, Turn], number: int, opts: HistoryOpts,
         rows.append(MemoryRow(name, type_of(value),
                               sample(value),
                               docs.get(name), by[-1] if by else None, bool(by) and by[-1] == number,
-                              tuple(by[:-1]), value))
+                              tuple(by[:-1]), value, samples))
     return tuple(rows)

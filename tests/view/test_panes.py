@@ -185,3 +185,22 @@ def test_calls_made_turn_by_turn_are_the_calls_of_the_whole_run():
     for order in (range(30), reversed(range(30)), (29, 3, 17, 0, 8)):
         view = TraceView.of(trace)
         assert all(view.call(i) == whole[i] for i in order)
+
+
+def test_a_value_kept_from_turn_to_turn_is_pretty_printed_once(monkeypatch):
+    # the definition under the memory table shows the chosen value whole: a late key printed
+    # it again on every turn (about half of that pane's part of the key)
+    from benchmarks.long_trace import long_trace
+    from ptc_tui.view import panes
+    trace = long_trace(12)
+    turns = {t.number: t for t in trace.turns}
+    printed = []
+    pretty = panes.pretty
+    monkeypatch.setattr(panes, "pretty", lambda v: printed.append(v) or pretty(v))
+    kept: dict = {}
+    before = {r.name: r.whole for r in panes.memory_rows(turns, 10, trace.agent.history, kept)}
+    printed.clear()
+    after = panes.memory_rows(turns, 11, trace.agent.history, kept)
+    assert [r.whole for r in after] == [panes.clipped(pretty(r.value)) for r in after]
+    same = [r for r in after if r.name in before and turns[10].memory[r.name] is r.value]
+    assert same and len(printed) == len(after) - len(same)      # the new values only
