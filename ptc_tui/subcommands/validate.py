@@ -59,9 +59,8 @@ def imported(name: str, trace: Trace, doc: dict, out: Output) -> int:
         return invalid(f"{name}: {problem}")
     differs = sum(1 for t in trace.upstream.get("turns", ()) if t.get("differs"))
     out.line(f"ok: {count_text(len(trace.turns), 'turn')}, {trace.outcome.status} (imported "
-             f"from a ptc_runner "
-             f"run: requests, replies and programs as it recorded them; {differs} turn(s) whose "
-             f"re-run here differs from the recorded outcome)")
+             f"from a ptc_runner run: requests, replies and programs as it recorded them; "
+             f"{differs} turn(s) whose re-run here differs from the recorded outcome)")
     return 0
 
 
