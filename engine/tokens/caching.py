@@ -31,6 +31,7 @@ Families (checked 2026-11-25; sources beside each):
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -167,7 +168,9 @@ class RunCache:
 
 class _PrefixCache:
     """The prefixes a run has sent, as a tree of messages: node 0 is the empty prefix, and
-    `children[(node, message)]` the prefix one message longer. `used[node]` is when a request
+    `children[(node, role, digest of the content, name)]` the prefix one message longer (a
+    digest, not the text: a long run under a summarising strategy sends a new long message
+    every turn, and the tree would keep them all, as large as the run's file). `used[node]` is when a request
     last sent the prefix (automatic caching) or last hit or wrote its entry (breakpoints)."""
 
     def __init__(self, policy: CachePolicy, counter: TokenCounter) -> None:
@@ -198,9 +201,10 @@ class _PrefixCache:
         node = path[-1] if path else 0
         for m in messages[k:]:
             key = (m.get("role"), m.get("content"), m.get("name"))
-            child = children.get((node, key))
+            edge = (node, key[0], _digest(key[1]), key[2])
+            child = children.get(edge)
             if child is None:
-                child = children[(node, key)] = len(children) + 1
+                child = children[edge] = len(children) + 1
             followed.append((node, key, child))
             path.append(child)
             node = child
@@ -279,6 +283,13 @@ class _PrefixCache:
         for i in marks:
             self.used[path[i - 1]] = now
         return read, ends[last - 1] - read
+
+
+def _digest(content: str | None) -> bytes | None:
+    """A message's content told apart from any other by 16 bytes (BLAKE2b)."""
+    if content is None:
+        return None
+    return hashlib.blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _common_chars(a: str, b: str) -> int:

@@ -28,6 +28,9 @@ REPLY_PRIMING = 3
 # o200k a "/"). Property tests check the sum against the whole text's count.
 LINE_START = re.compile(r"(?<=\n)(?=[^\s/])")
 SPLIT_FROM = 2048      # characters: a shorter text is encoded whole
+# Characters of long texts whose whole counts are kept, the oldest let go first: more than any
+# one request holds (a million tokens is about 4 MB), far less than a long run's summaries.
+LONG_TEXTS_KEPT = 4_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +49,17 @@ class TokenCounter:
     A long new text is counted line by line, its lines cached too: a summary that repeats most
     of the last one's lines (a strategy's re-render after an option change) costs the encoding
     of its new lines only. The cache lives as long as the counter: keep one counter per trace
-    and encoding.
+    and encoding. A long text's whole count is kept only among the latest LONG_TEXTS_KEPT
+    characters of long texts: a summarising strategy sends a new long summary every turn, which
+    no later request repeats, and keeping them all would hold as much as the run's file (its
+    lines stay cached: counting one again costs a split and lookups).
     """
 
     def __init__(self, encoding: TokenEncoding | None = None) -> None:
         self.encoding = encoding if encoding is not None else encoding_for_model(None)
-        self._cache: dict[str | None, int] = {}
+        self._cache: dict[str | None, int] = {}       # texts shorter than SPLIT_FROM
+        self._long: dict[str, int] = {}               # the latest long texts, oldest first
+        self._long_chars = 0
 
     def count(self, text: str) -> int:
         """Tokens in `text` alone, without chat overhead."""
@@ -80,10 +88,27 @@ class TokenCounter:
         cache = self._cache
         counts = list(map(cache.get, texts))
         if None in counts:
+            long = self._long
+            counts = [long.get(t) if n is None and t else n for t, n in zip(texts, counts)]
+        if None in counts:
             missing = list(dict.fromkeys(t for t, n in zip(texts, counts) if n is None))
-            cache.update(zip(missing, self._encode([t or "" for t in missing])))
-            counts = [cache[t] if n is None else n for t, n in zip(texts, counts)]
+            found = dict(zip(missing, self._encode([t or "" for t in missing])))
+            for text, n in found.items():
+                if text is not None and len(text) >= SPLIT_FROM:
+                    self._keep_long(text, n)
+                else:
+                    cache[text] = n
+            counts = [found[t] if n is None else n for t, n in zip(texts, counts)]
         return counts
+
+    def _keep_long(self, text: str, n: int) -> None:
+        long = self._long
+        long[text] = n
+        self._long_chars += len(text)
+        while self._long_chars > LONG_TEXTS_KEPT and len(long) > 1:
+            oldest = next(iter(long))
+            self._long_chars -= len(oldest)
+            del long[oldest]
 
     def _encode(self, texts: list[str]) -> list[int]:
         """Counts of texts not in the cache: a long one as the sum of its lines' (looked up, so

@@ -92,15 +92,25 @@ def load_encoding(name: str) -> tiktoken.Encoding | None:
     bundled = BUNDLED.get(name)
     if bundled is not None:
         try:
-            return tiktoken.get_encoding(bundled)
+            return without_rank_table(tiktoken.get_encoding(bundled))
         except ValueError:  # the bundling package is not installed
             pass
     if name in DOWNLOADS and is_downloaded(*DOWNLOADS[name]):
         try:
-            return tiktoken.get_encoding(name)
+            return without_rank_table(tiktoken.get_encoding(name))
         except Exception:  # a file we checked but tiktoken rejects: treat as unavailable
             return None
     return None
+
+
+def without_rank_table(encoding: tiktoken.Encoding) -> tiktoken.Encoding:
+    """`encoding` without the Python copy of its rank table (bytes -> rank for every token,
+    17 MB for cl100k). Tiktoken hands the table to its Rust core, which keeps its own, and reads
+    the Python copy only to pickle an encoding that is not registered (ours are, and pickle by
+    name). Every process that counts tokens holds one encoding for its whole life."""
+    if isinstance(getattr(encoding, "_mergeable_ranks", None), dict):
+        encoding._mergeable_ranks = {}
+    return encoding
 
 
 def tiktoken_cache_path(url: str) -> Path | None:

@@ -280,3 +280,29 @@ def test_the_common_start_of_two_messages_is_found_exactly(start, a, b):
     """Where a rewritten message parts from the one sent before it in its place."""
     first, second = start + a, start + b
     assert _common_chars(first, second) == len(os.path.commonprefix([first, second]))
+
+
+def test_the_prefix_tree_does_not_keep_every_long_message_sent(monkeypatch):
+    """A summarising strategy sends a new long user message each turn; the cache model keeps
+    what it needs to find shared prefixes, not the messages (a long run's would weigh as much
+    as its file), while it is fed a run one request at a time."""
+    import gc
+    import tracemalloc
+    import engine.tokens.counter as counter_module
+    from engine.tokens.caching import RunCache
+    monkeypatch.setattr(counter_module, "LONG_TEXTS_KEPT", 0)    # the counter keeps one
+    c = counter()
+    system = msg("system", 2000)
+    gc.collect()
+    tracemalloc.start()
+    run = RunCache(OPENAI, c)
+    splits = []
+    for i in range(40):                                   # 40 messages of 40 KB, one by one
+        request = [system, {"role": "user", "content": f"summary {i} " + "x " * 20_000}]
+        splits.append(run.send(request, c.count_messages(request), 0.0))
+    del request
+    gc.collect()
+    kept, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert all(s.read >= 1024 for s in splits[1:])        # the system prompt, read each time
+    assert kept < 300_000                                  # not 1.6 MB of messages

@@ -147,3 +147,44 @@ def test_a_short_text_is_encoded_whole(counter, spy):
     assert len(text) < SPLIT_FROM
     counter.count(text)
     assert spy.encoded == [text]
+
+
+def summaries(n, size=20_000):
+    """`n` long texts, none repeated, most of their lines shared: a summarising strategy's
+    user message of each turn."""
+    return [f"; turn {i}\n" + "".join(f"(def v{k} {k})\n" for k in range(size // 14))
+            for i in range(n)]
+
+
+def test_long_texts_are_not_all_kept_whole_and_still_count_right(monkeypatch):
+    import gc
+    import tracemalloc
+    import engine.tokens.counter as counter_module
+    monkeypatch.setattr(counter_module, "LONG_TEXTS_KEPT", 100_000, raising=False)
+    spy = SpyBackend()
+    counter = TokenCounter(TokenEncoding("cl100k_base", "cl100k_base", "", spy))
+    gc.collect()
+    tracemalloc.start()
+    texts = summaries(30)                         # 600 KB of summaries, one per turn
+    first = [counter.count(t) for t in texts]
+    last_text, first_text = texts[-1], texts[0]
+    del texts
+    gc.collect()
+    kept, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert kept < 400_000                         # at most 100 KB of them, and their lines
+    assert counter.count(first_text) == first[0] == tokens(first_text)   # counted again
+    encoded = len(spy.encoded)
+    assert counter.count(last_text) == first[-1] == tokens(last_text)
+    assert len(spy.encoded) == encoded            # kept: a lookup
+
+
+def test_a_long_text_repeated_in_every_request_is_counted_once(counter):
+    long = summaries(1)[0]
+    counts = [counter.count_messages([{"role": "user", "content": long},
+                                      {"role": "user", "content": f"turn {turn}"}])
+              for turn in range(5)]
+    assert len({c.per_message[0] for c in counts}) == 1
+    assert counter.encoding.backend.encoded.count(long) == 0       # counted by its lines,
+    lines = LINE_START.split(long)
+    assert sum(counter.encoding.backend.encoded.count(x) for x in set(lines)) == len(set(lines))

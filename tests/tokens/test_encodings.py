@@ -159,3 +159,13 @@ def test_disabled_tiktoken_cache_means_not_downloaded(monkeypatch):
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
     assert encodings.tiktoken_cache_path("https://x/y") is None
     assert not encodings.is_downloaded("https://x/y", "0" * 64)
+
+
+def test_the_python_rank_table_is_let_go_and_counting_and_pickling_still_work():
+    import pickle
+    backend = encoding_for_model(None).backend
+    assert backend._mergeable_ranks == {}          # 17 MB a process no longer holds
+    assert backend.encode_ordinary("hello world") == [15339, 1917]   # cl100k's own tokens
+    text = "(def hits (tool/search 'x')) naïve 東京"
+    assert backend.encode_ordinary(text) == CL100K.encode_ordinary(text)
+    assert pickle.loads(pickle.dumps(backend)).encode_ordinary(text) == CL100K.encode_ordinary(text)
