@@ -10,9 +10,8 @@ from pathlib import Path
 
 from engine.agent.upstream import import_inspection
 from engine.trace import Trace, TraceError
-from engine.trace.disk import UnreadableFile, file_head, read_text
-from engine.trace.files import MAX_FILE_BYTES, loads_trace
-from engine.trace.model import UnreadableTrace
+from engine.trace.disk import file_head
+from engine.trace.files import parse_json_read, read_trace_text, trace_from_json
 from engine.trace.upstream import first_lines, is_inspection
 
 INSPECTION_SUFFIX = ".inspection.jsonl"
@@ -26,14 +25,14 @@ def open_trace(path, warn=None, canonical=None, lazy: bool = False) -> Trace:
     turns of one of our trace files are decoded as they are asked for (engine.trace.files.
     trace_from_json); a broken one is a TraceError then."""
     name = os.fspath(path)
-    text = _read(name)
+    text = read_trace_text(name)
     if not is_inspection(text):
         _refuse_other_json_lines(text, name)
-        return loads_trace(text, name, lazy)
+        return trace_from_json(parse_json_read(text, name), name, lazy)
     companion = canonical if canonical is not None else _companion(name)
     if companion is None:
         return import_inspection(text, name, warn=warn)
-    trace = import_inspection(text, name, _read(os.fspath(companion)),
+    trace = import_inspection(text, name, read_trace_text(os.fspath(companion)),
                               os.fspath(companion), warn)
     return trace
 
@@ -60,15 +59,6 @@ def _companion(name: str) -> str | None:
         return None
     beside = name[:-len(INSPECTION_SUFFIX)] + ".jsonl"
     return beside if Path(beside).is_file() else None
-
-
-def _read(name: str) -> str:
-    try:
-        return read_text(name, MAX_FILE_BYTES)
-    except UnreadableFile as e:
-        raise UnreadableTrace(str(e)) from None
-    except ValueError as e:
-        raise TraceError(str(e)) from None
 
 
 def is_inspection_file(path, head: int = 4 * 1024 * 1024) -> bool:

@@ -5,10 +5,12 @@ written gzip-compressed; a gzip-compressed file is read as its content, whatever
 
 from __future__ import annotations
 
+import codecs
 import errno
 import gzip
 import io
 import os
+import re
 import secrets
 import stat
 import tempfile
@@ -99,7 +101,8 @@ def read_bytes(path, limit: int) -> bytes:
         fd = _open_checked(path, limit)
         try:
             chunks, total = [], 0
-            while chunk := os.read(fd, 1 << 20):          # a file can grow while it is read
+            size = os.fstat(fd).st_size       # read at once into one buffer (no joined copy)
+            while chunk := os.read(fd, max(size - total, 1 << 20)):  # it can grow meanwhile
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > limit:
@@ -169,10 +172,60 @@ def read_text(path, limit: int) -> str:
     raw = read_bytes(path, limit)
     if raw.startswith(GZIP_MAGIC):
         raw = gunzip(raw, limit, os.fspath(path))
+    return _decoded(raw, os.fspath(path))
+
+
+def read_json_text(path, limit: int) -> str:
+    """The JSON (or JSON lines) file at `path` as read_text reads it, but with every character
+    past ASCII written as its JSON escape, so that the text parses to the same values and is one
+    byte per character: Python stores a whole string at the width of its widest character, so a
+    single emoji makes a plain 24 MB trace's text 98 MB. A text where escaping could change
+    the meaning (a character past ASCII right after a backslash, or a leading byte-order mark)
+    or would take long (many characters past ASCII) is returned as read_text returns it."""
+    raw = read_bytes(path, limit)
+    if raw.startswith(GZIP_MAGIC):
+        raw = gunzip(raw, limit, os.fspath(path))
+    if raw.isascii():
+        return raw.decode("ascii")
+    if raw.startswith(codecs.BOM_UTF8) or re.search(rb"\\[\x80-\xff]", raw):
+        return _decoded(raw, os.fspath(path))
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    pieces, step = [], 1 << 20
+    with memoryview(raw) as view:
+        for start in range(0, len(raw), step):
+            held = len(decoder.getstate()[0])        # bytes of a character cut at the edge
+            try:
+                piece = decoder.decode(view[start:start + step], final=start + step >= len(raw))
+            except UnicodeDecodeError as e:
+                raise ValueError(f"{os.fspath(path)}: not UTF-8 text "
+                                 f"(byte {start - held + e.start})") from None
+            pieces.append(piece)
+    if (len(raw) - sum(map(len, pieces))) * ESCAPED_AT_MOST > len(raw):
+        return "".join(pieces)     # many characters past ASCII: escaping them all would be slow
+    return "".join(p if p.isascii() else _PAST_ASCII.sub(_json_escape, p) for p in pieces)
+
+
+# Escaped only when at most one byte in this many is past ASCII (about 25 ms for 24 MB): most
+# traces are English with a few dashes and emoji; a mostly-CJK file is read as it is written.
+ESCAPED_AT_MOST = 1000
+
+
+_PAST_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _json_escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000                                   # a surrogate pair, as JSON writes it
+    return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
+
+
+def _decoded(raw: bytes, name: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{os.fspath(path)}: not UTF-8 text (byte {e.start})") from None
+        raise ValueError(f"{name}: not UTF-8 text (byte {e.start})") from None
 
 
 def gunzip(data: bytes, limit: int, name: str) -> bytes:

@@ -12,7 +12,8 @@ from engine.history import Turn, Usage
 from engine.lisp import PtcError
 from engine.trace import strict_json
 from engine.trace.decoding import decoded_trace, named
-from engine.trace.disk import UnreadableFile, read_text, readable_size, write_atomically
+from engine.trace.disk import (UnreadableFile, read_json_text, read_text, readable_size,
+                               write_atomically)
 from engine.trace.model import (FORMAT, MESSAGE_EXTRAS, OPTIONAL_USAGE_KEYS, USAGE_KEYS, VERSION,
                                 Trace, TraceError, UnreadableTrace)
 from engine.trace.values import encode
@@ -152,13 +153,29 @@ def trace_file_size(path) -> int:
 
 def load_trace_doc(path):
     """The JSON document in the trace file at `path`, parsed but not yet checked as a trace."""
+    return parse_json_read(read_trace_text(path), path)
+
+
+def read_trace_text(path) -> str:
+    """The text of the trace file at `path`, characters past ASCII as JSON escapes (see
+    read_json_text); UnreadableTrace or TraceError naming the file."""
     try:
-        text = read_text(path, MAX_FILE_BYTES)
+        return read_json_text(path, MAX_FILE_BYTES)
     except UnreadableFile as e:
         raise UnreadableTrace(str(e)) from None
     except ValueError as e:
         raise TraceError(str(e)) from None
-    return parse_json(text, os.fspath(path))
+
+
+def parse_json_read(text: str, path):
+    """`text`, as read_trace_text read it from `path`, parsed; a JSON error is the one the
+    file gives as written (its escapes would move a column on a line past ASCII)."""
+    try:
+        return parse_json(text, os.fspath(path))
+    except TraceError:
+        if text.isascii():               # escaped, or ASCII as written: parse it as written
+            return parse_json(read_text(path, MAX_FILE_BYTES), os.fspath(path))
+        raise
 
 
 def loads_trace(text: str, name: str = "<trace>", lazy: bool = False) -> Trace:

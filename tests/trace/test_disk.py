@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from engine.trace.disk import (UnreadableFile, read_bytes, read_text, readable_size,
+from engine.trace.disk import (UnreadableFile, read_bytes, read_json_text, read_text, readable_size,
                                target_problem, write_atomically)
 
 
@@ -200,3 +200,60 @@ def test_target_problems(tmp_path):
     assert target_problem(tmp_path / "fifo") == f"{tmp_path / 'fifo'}: is not a regular file"
     (tmp_path / "link").symlink_to(tmp_path / "gone")    # a symlink is replaced, not followed
     assert target_problem(tmp_path / "link") is None
+
+
+def padded(doc_text: str, size: int = 200_000) -> str:
+    """`doc_text` (a JSON object) with a long ASCII field first: a trace is mostly ASCII."""
+    return '{"pad": "' + "x" * size + '", ' + doc_text[1:]
+
+
+JSON_WITH_TEXT_PAST_ASCII = {
+    "accents, dashes, emoji, CJK": padded('{"a": "caf\u00e9 \u2014 \u26a0\ufe0f \u6771\u4eac", '
+                                          '"b": ["\U0001f680 go", "\\\\ \u00e9"]}'),
+    "a key past ASCII, an escape kept": padded('{"k\u00e9y": 1, "x": "\\u00e9 and \u00e9"}'),
+    "an emoji cut by a 1 MB step": padded('{"a": ["' + "\U0001f600" * 400 + '"]}',
+                                          (1 << 21) - 30),
+}
+
+
+@pytest.mark.parametrize("doc", JSON_WITH_TEXT_PAST_ASCII.values(),
+                         ids=JSON_WITH_TEXT_PAST_ASCII.keys())
+def test_json_text_read_with_escapes_parses_to_the_same_values_at_one_byte_a_character(
+        tmp_path, doc):
+    import json
+    path = tmp_path / "t.json"
+    path.write_text(doc, encoding="utf-8")
+    text = read_json_text(path, 1 << 30)
+    assert text.isascii()                          # one byte a character, whatever the file
+    assert json.loads(text) == json.loads(doc)
+
+
+def test_the_emoji_case_does_cut_one_at_a_step():
+    doc = JSON_WITH_TEXT_PAST_ASCII["an emoji cut by a 1 MB step"].encode()
+    assert doc[1 << 21] & 0xC0 == 0x80             # a continuation byte: the step cuts it
+
+
+def test_mostly_text_past_ascii_is_read_as_written(tmp_path):
+    import json
+    doc = json.dumps(["\u6771\u4eac\u306e\u5929\u6c17 \U0001f600"] * 1000, ensure_ascii=False)
+    path = tmp_path / "t.json"
+    path.write_text(doc, encoding="utf-8")
+    assert read_json_text(path, 1 << 30) == doc    # escaping it all would be slow
+
+
+@pytest.mark.parametrize("doc", ['{"a": "\\\u00e9"}', '\ufeff{"a": "\u00e9"}'])
+def test_where_an_escape_could_change_the_meaning_the_text_is_read_as_written(tmp_path, doc):
+    import json
+    path = tmp_path / "t.json"
+    path.write_text(doc, encoding="utf-8")
+    assert read_json_text(path, 1 << 20) == doc           # "\é" stays an invalid JSON escape
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(read_json_text(path, 1 << 20))
+
+
+def test_a_bad_utf8_byte_past_the_first_step_is_named_at_its_place_in_the_file(tmp_path):
+    path = tmp_path / "t.json"
+    body = ('"' + "\u00e9" * 700_000 + '"').encode()     # 1.4 MB: a character cut at 1 MB
+    path.write_bytes(body[:1_200_001] + b"\xff" + body[1_200_001:])
+    with pytest.raises(ValueError, match=r"not UTF-8 text \(byte 1200001\)"):
+        read_json_text(path, 1 << 30)

@@ -351,3 +351,23 @@ def test_a_name_a_later_turn_redefines_loads_with_its_new_value(tmp_path):
                                                          {"a": 2, "b": (1, 2)}]
     changes = [t["memory_changes"] for t in json.loads(path.read_text())["turns"]]
     assert changes[:2] == [{"a": 1, "b": [1, 2]}, {"a": 2}]      # unchanged b not written again
+
+
+def test_a_json_error_after_text_past_ascii_names_its_column_as_written(tmp_path):
+    """Read with its characters past ASCII as escapes (a sixth of the memory), a broken file is
+    still reported at its place in the file, and through both ways of opening it."""
+    from engine.agent.open_trace import open_trace
+    from engine.trace.disk import read_json_text
+    content = '{"pad": "' + "x" * 5000 + '", "agent": "caf\u00e9 \U0001f680", oops}'
+    file = write(tmp_path, content)
+    assert read_json_text(file, 1 << 20).isascii()          # read with escapes
+    column = content.index("oops") + 1
+    for opener in (load_trace, open_trace):
+        with pytest.raises(TraceError, match=f"not valid JSON at line 1, column {column}: "):
+            opener(file)
+
+
+def test_a_trace_with_emoji_and_accents_loads_the_same_as_saved(session, tmp_path):
+    doc = mutate(good_doc(session), ["agent", "description"], "caf\u00e9 \u2014 \U0001f680 \u26a0\ufe0f")
+    loaded = load_trace(write(tmp_path, json.dumps(doc, ensure_ascii=False)))
+    assert loaded.agent.description == "caf\u00e9 \u2014 \U0001f680 \u26a0\ufe0f"
