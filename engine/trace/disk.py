@@ -200,7 +200,9 @@ def read_json_text(path, limit: int) -> str:
                 raise ValueError(f"{os.fspath(path)}: not UTF-8 text "
                                  f"(byte {start - held + e.start})") from None
             pieces.append(piece)
-    if (len(raw) - sum(map(len, pieces))) * ESCAPED_AT_MOST > len(raw):
+    size = len(raw)
+    del raw                        # before the join: the bytes, the pieces and the text at once
+    if (size - sum(map(len, pieces))) * ESCAPED_AT_MOST > size:
         return "".join(pieces)     # many characters past ASCII: escaping them all would be slow
     return "".join(p if p.isascii() else _PAST_ASCII.sub(_json_escape, p) for p in pieces)
 
