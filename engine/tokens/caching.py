@@ -170,8 +170,9 @@ class _PrefixCache:
     """The prefixes a run has sent, as a tree of messages: node 0 is the empty prefix, and
     `children[(node, role, digest of the content, name)]` the prefix one message longer (a
     digest, not the text: a long run under a summarising strategy sends a new long message
-    every turn, and the tree would keep them all, as large as the run's file). `used[node]` is when a request
-    last sent the prefix (automatic caching) or last hit or wrote its entry (breakpoints)."""
+    every turn, and the tree would keep them all, as large as the run's file). `used[node]` is
+    when a request last sent the prefix (automatic caching) or last hit or wrote its entry
+    (breakpoints)."""
 
     def __init__(self, policy: CachePolicy, counter: TokenCounter) -> None:
         self.policy, self.counter = policy, counter

@@ -368,6 +368,9 @@ def test_a_json_error_after_text_past_ascii_names_its_column_as_written(tmp_path
 
 
 def test_a_trace_with_emoji_and_accents_loads_the_same_as_saved(session, tmp_path):
-    doc = mutate(good_doc(session), ["agent", "description"], "caf\u00e9 \u2014 \U0001f680 \u26a0\ufe0f")
-    loaded = load_trace(write(tmp_path, json.dumps(doc, ensure_ascii=False)))
-    assert loaded.agent.description == "caf\u00e9 \u2014 \U0001f680 \u26a0\ufe0f"
+    from engine.trace.disk import read_json_text
+    text = "caf\u00e9 \u2014 \U0001f680 \u26a0\ufe0f " + "and so on " * 3000
+    doc = mutate(good_doc(session), ["agent", "description"], text)
+    file = write(tmp_path, json.dumps(doc, ensure_ascii=False))
+    assert read_json_text(file, 1 << 20).isascii()          # read with escapes
+    assert load_trace(file).agent.description == text
