@@ -10,7 +10,7 @@ from textual.reactive import reactive
 
 from ptc_tui.view import MemoryRow, TurnView
 from ptc_tui.widgets.literal import literal
-from ptc_tui.widgets.row_table import Column, RowTable
+from ptc_tui.widgets.row_table import HEADER_HEIGHT, Column, RowTable
 from ptc_tui.widgets.steady_scroll import SteadyScroll
 from ptc_tui.widgets.text_panel import TextPanel, section
 
@@ -117,6 +117,10 @@ class MemoryPanel(SteadyScroll, RowTable):
         self._show_chosen()
 
     def on_resize(self) -> None:
+        # a horizontal scrollbar only where it leaves rows to read under the header: at 80×24
+        # the pane has room for one row, and the scrollbar took it (the doc column runs past
+        # the edge; the definition beside the table shows it whole)
+        self.styles.overflow_x = "auto" if self.size.height >= HEADER_HEIGHT + 3 else "hidden"
         if self.scrollable_content_region.width != self.room:
             self._fill()          # an empty table too: its columns are laid out for the width
 

@@ -216,3 +216,21 @@ def test_the_doc_column_starts_on_screen_only_where_its_title_fits(view_of, turn
         before_doc = sum(width + 2 for i, width in layout if COLUMNS[i] != "doc")
         on_screen = room - before_doc
         assert on_screen <= 0 or on_screen >= MIN_DOC_CELLS, (room, layout)
+
+
+@pytest.mark.parametrize("size, scrollbar", [((80, 24), False), ((100, 40), True)], ids=str)
+async def test_a_short_memory_table_shows_its_rows_not_a_scrollbar(size, scrollbar):
+    """At 80×24 the table has room under its header for one row; a horizontal scrollbar (for
+    the doc column, read whole beside it) took it, and no definition showed."""
+    from textual.geometry import Region
+    app = PtcApp(sample("error_recovery"))
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("G")
+        await settle(app, pilot)
+        table = app.screen.query_one(MemoryPanel)
+        assert table.virtual_size.width > table.scrollable_content_region.width  # wider
+        assert table.show_horizontal_scrollbar is scrollbar
+        drawn = [s.text.strip("│ ") for s in table.render_lines(Region(0, 0, *table.outer_size))]
+        first = table.rows_shown[0].name
+        assert drawn[1].split()[0] == "name" and drawn[2].split()[0] == first   # under the border
