@@ -21,7 +21,7 @@ from engine.trace import Trace, save_trace
 from ptc_tui.screens.trace_screen import TraceScreen
 from ptc_tui.view import Header, MessagePane, MessageView, Renders, TraceView, TurnRow
 from ptc_tui.view.formats import count_text
-from ptc_tui.view.trace_view import outcome_text
+from ptc_tui.view.status import outcome_text
 from ptc_tui.widgets import escape_controls, literal
 from ptc_tui.widgets.live_status import LiveStatus
 

@@ -25,7 +25,7 @@ from ptc_tui.subcommands.output import Column, Output
 from ptc_tui.view.formats import count_text, percent_text
 from ptc_tui.view.runs import find_runs
 from ptc_tui.view.token_stats import check_strategies, history_opts, saving_percent
-from ptc_tui.view.trace_view import outcome_text
+from ptc_tui.view.status import outcome_text
 
 HIDDEN = ("prints_dropped", "results_unseen", "failed_turns_collapsed")
 HIDDEN_WORDS = {"prints_dropped": "prints dropped", "results_unseen": "results never seen",

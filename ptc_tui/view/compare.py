@@ -10,7 +10,7 @@ from engine.lisp import format_value
 from engine.llm import spec_model
 from engine.tokens import TokenCounter, encoding_for_model, price_for, run_costs, total_cost
 from engine.trace import Trace
-from ptc_tui.view.trace_view import outcome_text, status
+from ptc_tui.view.status import outcome_text, status
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from engine.trace import Trace, TraceError
 from engine.trace.disk import file_head
 from ptc_tui.view.calls import run_totals
 from ptc_tui.view.plain_text import escape_controls, text_lines
-from ptc_tui.view.trace_view import TraceView, outcome_text
+from ptc_tui.view.status import outcome_text
+from ptc_tui.view.trace_view import TraceView
 
 # A trace names its format near its start, or after its agent when re-written with sorted keys
 # (some 5-11 KB in the samples): found in the first PEEK_BYTES, decompressed when gzip.

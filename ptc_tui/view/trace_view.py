@@ -6,12 +6,11 @@ from __future__ import annotations
 import difflib
 import itertools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
-from engine.history import BASELINE, HistoryOpts, Turn
-from engine.lisp import Keyword
+from engine.history import BASELINE, HistoryOpts
 from engine.tokens import cache_policy, caching_cost
 from engine.trace import Trace
 from engine.trace.lazy_turns import decoded_turns
@@ -22,7 +21,7 @@ from ptc_tui.view.panes import (MemoryRow, MessagePane, MessageView, ProgramPane
                                 memory_rows, program_pane)
 from ptc_tui.view.renders import Renders, Rendering
 from ptc_tui.view.reply import ReplyView, reply_view
-from ptc_tui.view.status import turn_status
+from ptc_tui.view.status import outcome_text, status
 from ptc_tui.view.turns_by_number import TurnsByNumber
 from ptc_tui.view.plain_text import text_lines
 
@@ -353,33 +352,6 @@ def neighbour(numbers: Sequence[int], number: int, step: int) -> int:
     """The turn `step` places from `number` in `numbers`, kept within the first and last."""
     i = numbers.index(number) + step
     return numbers[max(0, min(i, len(numbers) - 1))]
-
-
-def status(turn: Turn) -> str:
-    """ok, error, return, fail or no_code (the `stats` command's word, as an identifier)."""
-    return turn_status(turn).replace(" ", "_")
-
-
-def outcome_text(trace: Trace) -> str:
-    o = trace.outcome
-    if o.status == "returned":
-        return "returned"
-    if o.status == "failed":
-        if o.fail_reason == "max_turns_exceeded":
-            return "out of turns"
-        # a program's `(fail {:reason "not-found" ...})` names its own reason
-        reason = _value_reason(o.return_value) if o.fail_reason == "failed" else None
-        reason = reason or o.fail_reason
-        return f"failed: {reason}" if reason else "failed"
-    return o.status
-
-
-def _value_reason(value) -> str | None:
-    if isinstance(value, Mapping):
-        reason = value.get(Keyword("reason"))
-        if isinstance(reason, (str, Keyword)):
-            return reason if isinstance(reason, str) else reason.name
-    return None
 
 
 DIFF_LINES = 1_000            # a diff screen lays out every line it shows: cut long diffs
