@@ -41,10 +41,11 @@ def complete(llm: LLM, messages: list[dict]) -> Completion:
     """Call `llm` and return a Completion, whatever the callable returned or raised.
 
     A user-supplied callable may raise anything; it becomes an LLMError so callers handle
-    one error type (KeyboardInterrupt and other BaseExceptions still pass through).
+    one error type (KeyboardInterrupt and other BaseExceptions still pass through). It gets
+    copies of the messages: it may change them, and a strategy's requests share their dicts.
     """
     try:
-        reply = llm(messages)
+        reply = llm([dict(m) for m in messages])
     except LLMError:
         raise
     except Exception as exc:

@@ -166,16 +166,26 @@ def test_render_turns_matches_render_of_each_prefix():
         assert len(messages) == 2 + 2 * i
 
 
-def test_render_does_not_share_message_dicts():
-    turns = make_turns(["(def x 1)"])
-    ctx = context()
+def test_requests_share_message_dicts_and_an_llm_changing_its_messages_changes_none():
+    """Each request is a new list of the same dicts (a copy per request made a long run's
+    requests quadratic in dicts: 180 MB at 1,000 turns); the LLM is given copies."""
     from engine.history.strategies import STRATEGIES
-    strategy = STRATEGIES["full"](ctx, HistoryOpts())
+    from engine.llm.completion import complete
+    turns = make_turns(["(def x 1)", "(def y 2)"])
+    strategy = STRATEGIES["full"](context(), HistoryOpts())
     strategy.add(turns[0])
     first, _ = strategy.render(turns[0].memory)
-    first[2]["content"] = "changed"
-    again, _ = strategy.render(turns[0].memory)
-    assert again[2]["content"] == turns[0].raw_response
+    strategy.add(turns[1])
+    second, _ = strategy.render(turns[1].memory)
+    assert second[2] is first[2] and second is not first
+
+    def meddling_llm(messages):
+        messages[2]["content"] = "changed"
+        messages.append({"role": "user", "content": "more"})
+        return "(return 1)"
+    complete(meddling_llm, second)
+    again, _ = strategy.render(turns[1].memory)
+    assert again[2]["content"] == turns[0].raw_response and len(again) == len(second)
 
 
 @pytest.mark.parametrize("convert", [False, True], ids=["plain-python", "ptc-values"])
