@@ -16,6 +16,7 @@
 3. `ptc-tui stats` on the long trace in a child process: its peak resident memory against the
    file's size, whole and above what `stats` takes on the smallest sample (Python, the modules
    and the tokenizer: about 75 MB, itself 3 × a 24.5 MB file), which is what the trace costs.
+   The same for the app: the long trace open, wholly counted, at its last turn.
 The first screen is the best of `--rounds` fresh apps, each key the median.
 """
 
@@ -107,17 +108,37 @@ def best_of(rounds: int, make) -> float:
 
 
 def peak_rss_of_stats(path: Path) -> int:
-    """Peak resident bytes of `ptc-tui stats PATH`, started from a small launcher process (a
-    child forked from this big one would count its pages until it execs)."""
+    """Peak resident bytes of `ptc-tui stats PATH`."""
+    return peak_rss_of([sys.executable, "-m", "ptc_tui.cli", "stats", str(path)])
+
+
+def peak_rss_of_app(path: Path) -> int:
+    """Peak resident bytes of the app with the trace at `path` open, wholly counted, at its
+    last turn (`G`)."""
+    return peak_rss_of([sys.executable, __file__, "--app-at-last-turn", str(path)])
+
+
+def peak_rss_of(command: list[str]) -> int:
+    """Peak resident bytes of `command`, started from a small launcher process (a child
+    forked from this big one would count its pages until it execs)."""
     launcher = ("import resource, subprocess, sys; "
                 "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
                 "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", launcher, sys.executable, "-m", "ptc_tui.cli",
-                          "stats", str(path)], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = subprocess.run([sys.executable, "-c", launcher, *command], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.split()
     if out[0] != "0":
-        raise SystemExit(f"stats failed with {out[0]}")
+        raise SystemExit(f"{command[1:]} failed with {out[0]}")
     return int(out[1]) * 1024
+
+
+async def app_at_last_turn(path: Path) -> None:
+    app = PtcApp(path)
+    async with app.run_test(size=SIZE) as pilot:
+        while not isinstance(app.screen, TraceScreen):
+            await asyncio.sleep(0.01)
+        await drawn(pilot)
+        await pilot.press("G")
+        await drawn(pilot)
 
 
 def main() -> None:
@@ -125,7 +146,11 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=1000)
     parser.add_argument("--nav-turns", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--app-at-last-turn", type=Path, help=argparse.SUPPRESS)  # the child
     args = parser.parse_args()
+    if args.app_at_last_turn:
+        asyncio.run(app_at_last_turn(args.app_at_last_turn))
+        return
     smallest = min(SAMPLES.glob("*.json"), key=lambda p: p.stat().st_size)
     with tempfile.TemporaryDirectory() as tmp:
         long, nav = Path(tmp) / "long.json", Path(tmp) / "nav.json"
@@ -140,6 +165,7 @@ def main() -> None:
         size = long.stat().st_size
         rss = peak_rss_of_stats(long)
         fixed = peak_rss_of_stats(smallest)
+        app_rss, app_fixed = peak_rss_of_app(long), peak_rss_of_app(smallest)
     print(f"baseline: first screen of {smallest.name} = {small * 1000:.0f} ms; first screens "
           f"best of {args.rounds}; keys the median of {args.rounds} fresh apps\n")
     print("| measurement | value | ratio | goal |")
@@ -160,6 +186,11 @@ def main() -> None:
           f"{rss / size:.2f} × file size | ≤ 3 × |")
     print(f"| the same above `stats` on {smallest.name} ({fixed / 1e6:.0f} MB) | "
           f"{(rss - fixed) / 1e6:.0f} MB | {(rss - fixed) / size:.2f} × file size | ≤ 3 × |")
+    print(f"| the app at the {args.turns}-turn trace's last turn, counted, peak RSS | "
+          f"{app_rss / 1e6:.0f} MB | {app_rss / size:.2f} × file size | (none) |")
+    print(f"| the same above the app on {smallest.name} ({app_fixed / 1e6:.0f} MB) | "
+          f"{(app_rss - app_fixed) / 1e6:.0f} MB | {(app_rss - app_fixed) / size:.2f} × file size "
+          "| (none) |")
 
 
 if __name__ == "__main__":
