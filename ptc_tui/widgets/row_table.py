@@ -36,25 +36,42 @@ class Column:
         return self.width + 2 * PADDING
 
 
-def cell_line(cells: tuple[Text, ...], columns: tuple[Column, ...]) -> Text:
-    """One row's cells side by side, each cut or padded to its column's width (on the side its
-    `justify` says) with a space either side."""
-    line = Text(no_wrap=True, end="")
+def row_segments(cells: tuple[Text, ...], columns: tuple[Column, ...], console) -> list[Segment]:
+    """One row's cells side by side as segments, each cut or padded to its column's width (on
+    the side its `justify` says) with a space either side. Made directly, not by joining the
+    cells into one Text and rendering that, and with unstyled text and padding run together
+    into one segment: a jump to the end of a long trace draws a screenful of new rows in one
+    frame, and every segment is cut and styled again on its way to the screen (tests compare
+    the two ways, cell by cell)."""
+    segments: list[Segment] = []
     pad = " " * PADDING
+    plain = ""                     # unstyled text not yet in a segment
     for cell, column in zip(cells, columns):
         if cell.cell_len > column.width:
             cell = cell.copy()
             cell.truncate(column.width, overflow="crop")
         room = " " * (column.width - cell.cell_len)
-        if cell.justify == "right":
-            line.append(pad + room)
-            line.append_text(cell)
-            line.append(pad)
-        else:
-            line.append(pad)
-            line.append_text(cell)
-            line.append(room + pad)
-    return line
+        before, after = (pad + room, pad) if cell.justify == "right" else (pad, room + pad)
+        plain += before
+        for segment in _cell_segments(cell, console):
+            if segment.style:
+                segments.append(Segment(plain))
+                segments.append(segment)
+                plain = ""
+            else:
+                plain += segment.text
+        plain += after
+    segments.append(Segment(plain))
+    return [segment for segment in segments if segment.text]
+
+
+def _cell_segments(cell: Text, console) -> list[Segment]:
+    """A cell's own segments, its style under its spans' (Text.render leaves the base style
+    out of a text without spans)."""
+    if cell.spans:
+        return list(cell.render(console))
+    style = console.get_style(cell.style, default=Style.null())
+    return [Segment(cell.plain, style or None)]
 
 
 def same_cells(a: tuple[Text, ...], b: tuple[Text, ...]) -> bool:
@@ -249,7 +266,7 @@ class RowTable(QuickScrollBars, ScrollView, can_focus=True):
             strip = self._strips.get((-1, False))
             if strip is None:
                 labels = tuple(c.label for c in self.columns.values())
-                strip = self._line(cell_line(labels, tuple(self.columns.values())), self._header)
+                strip = self._line(labels, self._header)
                 self._strips[-1, False] = strip
         else:
             row = y - HEADER_HEIGHT + scroll_y
@@ -263,13 +280,14 @@ class RowTable(QuickScrollBars, ScrollView, can_focus=True):
                 if key[1]:
                     style += self._cursor
                     post = Style.from_color(self._cursor.color)   # over the cells' own colours
-                line = cell_line(self.rows[row], tuple(self.columns.values()))
-                strip = self._strips[key] = self._line(line, style, post)
+                strip = self._strips[key] = self._line(self.rows[row], style, post)
         return strip.crop_extend(scroll_x, scroll_x + width, self._base)
 
-    def _line(self, line: Text, style: Style, post: Style | None = None) -> Strip:
-        """`line` drawn in `style`, its background carried on to the pane's edge."""
+    def _line(self, cells: tuple[Text, ...], style: Style, post: Style | None = None) -> Strip:
+        """A row of `cells` drawn in `style`, its background carried on to the pane's edge."""
         room = max(self._drawn_as[0], self.virtual_size.width)
-        line.append(" " * max(0, room - line.cell_len))
-        segments = Segment.apply_style(line.render(self.app.console), style, post)
-        return Strip(segments, room)
+        segments = row_segments(cells, tuple(self.columns.values()), self.app.console)
+        used = sum(c.render_width for c in self.columns.values())
+        if room > used:
+            segments.append(Segment(" " * (room - used)))
+        return Strip(Segment.apply_style(segments, style, post), room)
