@@ -258,16 +258,29 @@ def format_value(value, limit: int | None = None, printable_limit: int | None = 
     return text, f.truncated
 
 
+def format_within(value, width: int, limit: int | None = None,
+                  printable_limit: int | None = None, filter_hidden: bool = True) -> str | None:
+    """format_value's text of `value` if it is at most `width` characters, else None, found
+    out as soon as the text passes `width` (a big value is not written whole to learn that)."""
+    f = _Formatter(limit, filter_hidden, budget=width)
+    try:
+        text = f.value(value, printable_limit, 0)
+    except _Full:
+        return None
+    return text if len(text) <= width else None
+
+
 class _Formatter:
-    def __init__(self, limit, filter_hidden):
+    def __init__(self, limit, filter_hidden, budget: int = 1_000_000):
         self.limit = limit
         self.filter_hidden = filter_hidden
         self.truncated = False
-        self.spent = 0
+        self.spent = 0              # characters of strings and scalars: never more than written
+        self.budget = budget
 
     def charge(self, text: str) -> str:
         self.spent += len(text)
-        if self.spent > 1_000_000:
+        if self.spent > self.budget:
             raise _Full
         return text
 

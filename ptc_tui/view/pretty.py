@@ -4,6 +4,7 @@ too wide for the width gets one entry or item per line, nested ones indented, Cl
 from __future__ import annotations
 
 from engine.lisp import format_value
+from engine.lisp.printer import format_within
 from engine.lisp.compare import map_items, set_items
 from engine.lisp.values import Map
 
@@ -22,9 +23,11 @@ def _flat(value) -> str:
 
 
 def _lines(value, width: int) -> list[str]:
-    flat = _flat(value)
     kind = type(value)
-    if len(flat) <= width or kind not in (Map, tuple, frozenset) or not value:
+    if kind not in (Map, tuple, frozenset) or not value:
+        return [_flat(value)]
+    flat = format_within(value, width, ITEMS, CHARS, filter_hidden=False)
+    if flat is not None:           # fits on one line (learnt without writing a big one whole)
         return [flat]
     if kind is Map:
         opening, closing, body = "{", "}", _entries(value, width - 1)
