@@ -30,33 +30,38 @@ def one_line(text: str, limit: int = LINE_CHARS) -> str:
 def dropped_items(stats: RenderStats, turns: Mapping[int, Turn], opts: HistoryOpts,
                   texts: dict | None = None) -> tuple[Dropped, ...]:
     """Every item `stats` says the request left out, oldest first within each kind. `texts`
-    keeps each call's and result's text between calls (a late turn of a long run leaves out
-    hundreds of the same items its predecessors did)."""
+    keeps each item made between calls (a late turn of a long run leaves out hundreds of the
+    items its predecessors did: the counting worker makes them all before a key shows the
+    turn, and the key then only looks them up)."""
     texts = {} if texts is None else texts
+    call_limits = (opts.args_limit, opts.args_printable_limit)
+    result_limits = (opts.sample_limit, opts.sample_printable_limit)
+
+    def kept(key: tuple, make) -> Dropped:
+        found = texts.get(key)
+        if found is None:
+            found = texts[key] = make()
+        return found
 
     def call(ref: CallRef) -> str:
-        key = ("call", ref, opts.args_limit, opts.args_printable_limit)
-        if key not in texts:
-            texts[key] = turns[ref.turn].tool_calls[ref.index].call_text(
-                opts.args_limit, opts.args_printable_limit)
-        return texts[key]
+        return turns[ref.turn].tool_calls[ref.index].call_text(*call_limits)
 
     def result(ref: CallRef) -> str:
-        key = ("result", ref, opts.sample_limit, opts.sample_printable_limit)
-        if key not in texts:
-            texts[key] = one_line(_result(turns[ref.turn].tool_calls[ref.index].result, opts))
-        return texts[key]
-    items = [Dropped("tool_call", r.turn, f"turn {r.turn}: {call(r)}")
+        return one_line(_result(turns[ref.turn].tool_calls[ref.index].result, opts))
+    items = [kept(("tool_call", r, call_limits),
+                  lambda r=r: Dropped("tool_call", r.turn, f"turn {r.turn}: {call(r)}"))
              for r in stats.tool_calls_dropped]
-    items += [Dropped("print", r.turn,
-                      f"turn {r.turn}: {one_line(turns[r.turn].prints[r.index])}")
+    items += [kept(("print", r), lambda r=r: Dropped(
+                   "print", r.turn, f"turn {r.turn}: {one_line(turns[r.turn].prints[r.index])}"))
               for r in stats.prints_dropped]
     items += [Dropped("failed_turn", n, f"turn {n}: failed turn collapsed"
                       + _error_suffix(turns[n])) for n in stats.failed_turns_collapsed]
     items += [Dropped("sample", None, f"{name}: shown without a sample")
               for name in stats.samples_omitted]
-    items += [Dropped("unseen_result", r.turn, f"turn {r.turn}: {call(r)} → {result(r)}"
-                      " (result not seen)") for r in stats.results_unseen]
+    items += [kept(("unseen_result", r, call_limits, result_limits), lambda r=r: Dropped(
+                   "unseen_result", r.turn,
+                   f"turn {r.turn}: {call(r)} → {result(r)} (result not seen)"))
+              for r in stats.results_unseen]
     items += [Dropped("turn", n, f"turn {n}: left out by compaction") for n in stats.turns_dropped]
     return tuple(items)
 

@@ -100,6 +100,22 @@ def test_dropped_tool_calls_name_the_call(view):
     assert lines[0].startswith("turn 1: list-employees(")
 
 
+def test_a_dropped_item_is_made_once_for_every_turn_that_drops_it(view):
+    """A late turn of a long run drops what the turns before it did: the items are looked up,
+    not made again; under other limits a call reads as those limits cut it."""
+    v = view("strategy_comparison")
+    before, after = v.turn(9).messages.dropped, v.turn(10).messages.dropped
+    again = [d for d in before if d in after and d.kind in ("tool_call", "unseen_result")]
+    assert len(again) > 10
+    assert {id(d) for d in again} <= {id(d) for d in after}       # the same items, looked up
+    cut = v.with_options(args_limit=1, args_printable_limit=5).turn(9).messages.dropped
+    calls = [d.text for d in cut if d.kind == "tool_call"]
+    _, stats = v.rendering.requests[8]
+    assert calls == [f"turn {r.turn}: " + v.turns[r.turn].tool_calls[r.index].call_text(1, 5)
+                     for r in stats.tool_calls_dropped]
+    assert calls != [d.text for d in before if d.kind == "tool_call"]
+
+
 def test_collapsed_failed_turns_are_listed(view):
     v = view("error_recovery").with_options(errors="unrecovered")
     lines = [d.text for d in v.turn(6).messages.dropped if d.kind == "failed_turn"]
