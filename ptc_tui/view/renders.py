@@ -121,6 +121,11 @@ class Rendering:
         return splits
 
 
+# Turn views kept (Renders.kept_view): the latest made, so the last turns the counting worker
+# made are ready for `G`, and a turn just left is ready to go back to.
+VIEWS_KEPT = 8
+
+
 class Renders:
     """One per loaded trace: the trace is immutable, so a rendering never goes stale."""
 
@@ -136,6 +141,21 @@ class Renders:
         self._recorded_lock = threading.Lock()
         self.dropped_texts: dict = {}       # what requests left out, as text (dropped_items)
         self.samples: dict = {}             # memory values' sample texts (memory_rows)
+        self._views: dict = {}              # (options, turn) -> its view, the latest made
+        self._views_lock = threading.Lock()
+
+    def kept_view(self, key: tuple, make):
+        """`make()`, kept under `key` among the VIEWS_KEPT latest made (the counting thread
+        and the UI thread both ask)."""
+        with self._views_lock:
+            found = self._views.get(key)
+        if found is None:
+            found = make()
+            with self._views_lock:
+                self._views[key] = found
+                while len(self._views) > VIEWS_KEPT:
+                    del self._views[next(iter(self._views))]
+        return found
 
     def get(self, opts: HistoryOpts) -> Rendering:
         """The rendering under `opts`; options the strategy does not read share one (so a

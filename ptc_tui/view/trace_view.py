@@ -197,6 +197,10 @@ class TraceView:
         return "parent" if number < parent.turn else "fork"
 
     def turn(self, number: int) -> TurnView:
+        """Turn `number`'s panes under the view's options (kept: see Renders.kept_view)."""
+        return self.renders.kept_view((self.opts, number), lambda: self._turn(number))
+
+    def _turn(self, number: int) -> TurnView:
         i = self._index(number)
         t = self.trace.turns[i]
         messages, stats = self.rendering.requests[i]

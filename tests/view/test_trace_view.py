@@ -169,3 +169,19 @@ def test_a_strategy_is_split_by_the_cache_model_once_per_rendering():
     other = view.with_options(println_limit=view.opts.println_limit + 1)
     assert other.with_strategy("full").rendering.cache_splits(policy) is full
     assert other.rendering.cache_splits(policy) is not coalesced
+
+
+def test_the_latest_turn_views_are_kept(view):
+    """The counting worker makes every turn's view in order: the last VIEWS_KEPT stay made
+    (ready for `G`), the earlier ones are let go; a view under other options is its own."""
+    from ptc_tui.view.renders import VIEWS_KEPT
+    v = view("long_exploration")
+    numbers = list(v.turns)
+    assert len(numbers) > VIEWS_KEPT
+    made = {n: v.turn(n) for n in numbers}               # as the counting worker goes
+    assert all(v.turn(n) is made[n] for n in numbers[-VIEWS_KEPT:])
+    assert v.turn(numbers[0]) is not made[numbers[0]]
+    assert v.turn(numbers[0]) == made[numbers[0]]        # made again, the same
+    other = v.with_options(println_limit=1)
+    assert other.turn(numbers[-1]) is not made[numbers[-1]]
+    assert other.turn(numbers[-1]).messages != made[numbers[-1]].messages
