@@ -28,19 +28,19 @@ def one_line(text: str, limit: int = LINE_CHARS) -> str:
 
 
 def dropped_items(stats: RenderStats, turns: Mapping[int, Turn], opts: HistoryOpts,
-                  texts: dict | None = None) -> tuple[Dropped, ...]:
-    """Every item `stats` says the request left out, oldest first within each kind. `texts`
+                  made: dict | None = None) -> tuple[Dropped, ...]:
+    """Every item `stats` says the request left out, oldest first within each kind. `made`
     keeps each item made between calls (a late turn of a long run leaves out hundreds of the
     items its predecessors did: the counting worker makes them all before a key shows the
     turn, and the key then only looks them up)."""
-    texts = {} if texts is None else texts
+    made = {} if made is None else made
     call_limits = (opts.args_limit, opts.args_printable_limit)
     result_limits = (opts.sample_limit, opts.sample_printable_limit)
 
     def kept(key: tuple, make) -> Dropped:
-        found = texts.get(key)
+        found = made.get(key)
         if found is None:
-            found = texts[key] = make()
+            found = made[key] = make()
         return found
 
     def call(ref: CallRef) -> str:

@@ -139,7 +139,7 @@ class Renders:
         self._recorded_cache = RunCache(cache_policy(spec_model(trace.agent.llm)), self.counter)
         self._recorded_splits: list[CacheSplit] = []
         self._recorded_lock = threading.Lock()
-        self.dropped_texts: dict = {}       # what requests left out, as text (dropped_items)
+        self.dropped_made: dict = {}        # what requests left out (dropped_items)
         self.samples: dict = {}             # memory values' sample texts (memory_rows)
         self._views: dict = {}              # (options, turn) -> its view, the latest made
         self._views_lock = threading.Lock()

@@ -208,7 +208,7 @@ class TraceView:
         pane = MessagePane(
             tuple(MessageView.of(m, n) for m, n in zip(messages, counts.per_message)),
             counts.total, self.full_rendering.count(i).total,
-            dropped_items(stats, self.turns, self.opts, self.renders.dropped_texts))
+            dropped_items(stats, self.turns, self.opts, self.renders.dropped_made))
         return TurnView(number, status(t), program_pane(t, self.opts), pane,
                         memory_rows(self.turns, number, self.opts, self.renders.samples),
                         self.origin(number),
