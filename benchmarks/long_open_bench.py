@@ -1,6 +1,6 @@
 """Long traces against the smallest sample, measured in the same run (issue 15):
 
-    python benchmarks/long_open_bench.py [--turns 1000] [--nav-turns 200] [--rounds 3]
+    python benchmarks/long_open_bench.py [--turns 1000] [--nav-turns 200] [--rounds 7]
 
 1. First screen: from creating the app to the trace screen's first paint, for the long trace
    and for the smallest sample. The rest of the counting starts in the background after that
@@ -183,7 +183,7 @@ def main() -> None:
               f"({late['ignored'] * 1000:.0f} ms) | {net * 1000:.1f} ms | "
               f"{net / 0.050:.2f} × 50 ms | ≤ 50 ms |")
     print(f"| `stats` on the {args.turns}-turn trace, peak RSS | {rss / 1e6:.0f} MB | "
-          f"{rss / size:.2f} × file size | ≤ 3 × |")
+          f"{rss / size:.2f} × file size | (the goal is what the trace adds: below) |")
     print(f"| the same above `stats` on {smallest.name} ({fixed / 1e6:.0f} MB) | "
           f"{(rss - fixed) / 1e6:.0f} MB | {(rss - fixed) / size:.2f} × file size | ≤ 3 × |")
     print(f"| the app at the {args.turns}-turn trace's last turn, counted, peak RSS | "
