@@ -36,9 +36,11 @@ class Column:
         return self.width + 2 * PADDING
 
 
-def row_segments(cells: tuple[Text, ...], columns: tuple[Column, ...], console) -> list[Segment]:
+def row_segments(cells: tuple[Text, ...], columns: tuple[Column, ...], console,
+                 width: int = 0) -> list[Segment]:
     """One row's cells side by side as segments, each cut or padded to its column's width (on
-    the side its `justify` says) with a space either side. Made directly, not by joining the
+    the side its `justify` says) with a space either side, then spaces up to `width` cells.
+    Made directly, not by joining the
     cells into one Text and rendering that, and with unstyled text and padding run together
     into one segment: a jump to the end of a long trace draws a screenful of new rows in one
     frame, and every segment is cut and styled again on its way to the screen (tests compare
@@ -46,7 +48,9 @@ def row_segments(cells: tuple[Text, ...], columns: tuple[Column, ...], console) 
     segments: list[Segment] = []
     pad = " " * PADDING
     plain = ""                     # unstyled text not yet in a segment
+    used = 0                       # cells so far
     for cell, column in zip(cells, columns):
+        used += column.render_width
         if cell.cell_len > column.width:
             cell = cell.copy()
             cell.truncate(column.width, overflow="crop")
@@ -61,7 +65,7 @@ def row_segments(cells: tuple[Text, ...], columns: tuple[Column, ...], console) 
             else:
                 plain += segment.text
         plain += after
-    segments.append(Segment(plain))
+    segments.append(Segment(plain + " " * (width - used)))
     return [segment for segment in segments if segment.text]
 
 
@@ -286,8 +290,5 @@ class RowTable(QuickScrollBars, ScrollView, can_focus=True):
     def _line(self, cells: tuple[Text, ...], style: Style, post: Style | None = None) -> Strip:
         """A row of `cells` drawn in `style`, its background carried on to the pane's edge."""
         room = max(self._drawn_as[0], self.virtual_size.width)
-        segments = row_segments(cells, tuple(self.columns.values()), self.app.console)
-        used = sum(c.render_width for c in self.columns.values())
-        if room > used:
-            segments.append(Segment(" " * (room - used)))
+        segments = row_segments(cells, tuple(self.columns.values()), self.app.console, room)
         return Strip(Segment.apply_style(segments, style, post), room)

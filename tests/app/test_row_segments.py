@@ -76,6 +76,14 @@ def test_a_turn_rows_plain_cells_run_together():
     assert by_cell(segments) == by_cell(joined(cells_, columns).render(CONSOLE))
 
 
+def test_a_row_is_padded_to_the_width_in_its_last_plain_segment():
+    cells_ = (Text("a", "bold"), Text("b"))
+    columns = (Column("x", Text(""), 1), Column("y", Text(""), 1))
+    segments = row_segments(cells_, columns, CONSOLE, width=10)
+    assert [s.text for s in segments] == [" ", "a", "  b" + " " * 5]
+    assert sum(s.cell_length for s in segments) == 10
+
+
 def test_an_empty_row_is_its_padding():
     columns = (Column("a", Text(""), 3),)
     assert row_segments((Text(""),), columns, CONSOLE) == [Segment(" " * 5)]
