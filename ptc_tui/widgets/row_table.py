@@ -40,11 +40,10 @@ def row_segments(cells: tuple[Text, ...], columns: tuple[Column, ...], console,
                  width: int = 0) -> list[Segment]:
     """One row's cells side by side as segments, each cut or padded to its column's width (on
     the side its `justify` says) with a space either side, then spaces up to `width` cells.
-    Made directly, not by joining the
-    cells into one Text and rendering that, and with unstyled text and padding run together
-    into one segment: a jump to the end of a long trace draws a screenful of new rows in one
-    frame, and every segment is cut and styled again on its way to the screen (tests compare
-    the two ways, cell by cell)."""
+    Made directly, not by joining the cells into one Text and rendering that, and with
+    unstyled text and padding run together into one segment: a jump to the end of a long
+    trace draws a screenful of new rows in one frame, and every segment is cut and styled
+    again on its way to the screen (tests compare the two ways, cell by cell)."""
     segments: list[Segment] = []
     pad = " " * PADDING
     plain = ""                     # unstyled text not yet in a segment
