@@ -3,8 +3,7 @@ too wide for the width gets one entry or item per line, nested ones indented, Cl
 
 from __future__ import annotations
 
-from engine.lisp import format_value
-from engine.lisp.printer import format_within
+from engine.lisp import format_value, format_within
 from engine.lisp.compare import map_items, set_items
 from engine.lisp.values import Map
 

@@ -5,9 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.lisp import Keyword, format_value
-from engine.lisp import printer
-from engine.lisp.printer import format_within
+from engine.lisp import Keyword, format_value, format_within, printer
 from engine.lisp.values import Map
 from ptc_tui.view import pretty as pretty_module
 from ptc_tui.view.pretty import ITEMS, CHARS, pretty
