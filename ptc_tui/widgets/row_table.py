@@ -278,13 +278,18 @@ class RowTable(QuickScrollBars, ScrollView, can_focus=True):
             key = (row, row == self.cursor_row)
             strip = self._strips.get(key)
             if strip is None:
-                style = self._zebra[row % 2]
-                post = Style()
-                if key[1]:
-                    style += self._cursor
-                    post = Style.from_color(self._cursor.color)   # over the cells' own colours
-                strip = self._strips[key] = self._line(self.rows[row], style, post)
+                strip = self._strips[key] = self.draw_row(*key)
         return strip.crop_extend(scroll_x, scroll_x + width, self._base)
+
+    def draw_row(self, row: int, under_cursor: bool) -> Strip:
+        """Row `row`'s line, in its zebra stripe or under the cursor (render_line keeps it
+        until the row, the cursor, the width or the styles change)."""
+        style = self._zebra[row % 2]
+        post = Style()
+        if under_cursor:
+            style += self._cursor
+            post = Style.from_color(self._cursor.color)   # over the cells' own colours
+        return self._line(self.rows[row], style, post)
 
     def _line(self, cells: tuple[Text, ...], style: Style, post: Style | None = None) -> Strip:
         """A row of `cells` drawn in `style`, its background carried on to the pane's edge."""

@@ -354,10 +354,16 @@ class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
             return Strip.blank(width, base)
         strip = self._strips.get(index)
         if strip is None:
-            segments = self.row_text(index).render(self.app.console, end="")
-            segments = list(Segment.apply_style(segments, base))
-            cells = Segment.get_line_length(segments)
-            if cells < width:              # filled to the edge now, not in a second strip
-                segments.append(Segment(" " * (width - cells), base))
-            strip = self._strips[index] = Strip(segments, max(cells, width))
+            strip = self._strips[index] = self.draw_row(index)
         return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def draw_row(self, index: int) -> Strip:
+        """Row `index` of the text as laid out, drawn at least as wide as the pane (render_line
+        keeps it until the text, the width or the styles change)."""
+        base, width = self._base, self._width
+        segments = self.row_text(index).render(self.app.console, end="")
+        segments = list(Segment.apply_style(segments, base))
+        cells = Segment.get_line_length(segments)
+        if cells < width:                  # filled to the edge now, not in a second strip
+            segments.append(Segment(" " * (width - cells), base))
+        return Strip(segments, max(cells, width))
