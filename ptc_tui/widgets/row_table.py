@@ -2,7 +2,8 @@
 DataTable's look, drawn with Textual's line API: a row's line is made once, when first drawn,
 and made again only when the cursor comes or goes, the width or the focus changes. A key that
 moves the cursor redraws two rows, not every cell on screen (DataTable renders each visible
-cell through Rich again whenever its cursor moves)."""
+cell through Rich again whenever its cursor moves). The rows go to the screen between the
+border's cells (QuickLines)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ptc_tui.widgets.literal import same_look
+from ptc_tui.widgets.quick_lines import QuickLines
 from ptc_tui.widgets.quick_scrollbar import QuickScrollBars
 
 HEADER_HEIGHT = 1
@@ -82,7 +84,7 @@ def same_cells(a: tuple[Text, ...], b: tuple[Text, ...]) -> bool:
     return len(a) == len(b) and all(map(same_look, a, b))
 
 
-class RowTable(QuickScrollBars, ScrollView, can_focus=True):
+class RowTable(QuickScrollBars, QuickLines, ScrollView, can_focus=True):
     """Rows (tuples of Text cells) under `columns`; `cursor_row` is the highlighted one.
     Keys and clicks that move the cursor post `CursorMoved`; `move_cursor` does not."""
 

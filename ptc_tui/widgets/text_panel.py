@@ -1,8 +1,8 @@
 """TextPanel: a titled, scrollable pane showing one `Text`, the base of the program, message and
 diff panes. It lays the text out once per width and draws only the lines on screen (Textual's
 line API); prose is measured where each line breaks at once, but cut into styled pieces only
-when a row of it is drawn, so a long request shows as fast as a short one. `plain` keeps what
-it shows.
+when a row of it is drawn, so a long request shows as fast as a short one; its rows go to the
+screen between the border's cells (QuickLines). `plain` keeps what it shows.
 Code blocks (`show_blocks`) are not word-wrapped: their long lines scroll sideways, or, with
 `wrap_code`, are cut at the pane's width, each continuation line marked `CONTINUED`."""
 
@@ -22,6 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ptc_tui.widgets.literal import Pieces, literal, same_look
+from ptc_tui.widgets.quick_lines import QuickLines
 from ptc_tui.widgets.quick_scrollbar import QuickScrollBars
 from ptc_tui.widgets.steady_scroll import SteadyScroll
 
@@ -225,7 +226,7 @@ def runs_of(indexes: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-class TextPanel(SteadyScroll, QuickScrollBars, ScrollView, can_focus=True):
+class TextPanel(SteadyScroll, QuickScrollBars, QuickLines, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TextPanel {
         border: round $primary-muted;
