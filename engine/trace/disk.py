@@ -182,7 +182,7 @@ def read_json_text(path, limit: int) -> str:
     raw = _content(path, limit)
     if raw.isascii():
         return raw.decode("ascii")
-    if raw.startswith(codecs.BOM_UTF8) or re.search(rb"\\[\x80-\xff]", raw):
+    if raw.startswith(codecs.BOM_UTF8):
         return _decoded(raw, os.fspath(path))
     decoder = codecs.getincrementaldecoder("utf-8")()
     pieces, step = [], 1 << 20
@@ -199,7 +199,13 @@ def read_json_text(path, limit: int) -> str:
     del raw                        # before the join: the bytes, the pieces and the text at once
     if (size - sum(map(len, pieces))) * ESCAPED_AT_MOST > size:
         return "".join(pieces)     # many characters past ASCII: escaping them all would be slow
-    return "".join(p if p.isascii() else _PAST_ASCII.sub(_json_escape, p) for p in pieces)
+    try:
+        if any(before.endswith("\\") and not after[:1].isascii()
+               for before, after in zip(pieces, pieces[1:])):
+            raise _AfterBackslash
+        return "".join(p if p.isascii() else _PAST_ASCII.sub(_json_escape, p) for p in pieces)
+    except _AfterBackslash:
+        return "".join(pieces)
 
 
 # Escaped only when at most one byte in this many is past ASCII (about 25 ms for 24 MB): most
@@ -210,7 +216,16 @@ ESCAPED_AT_MOST = 1000
 _PAST_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
+class _AfterBackslash(Exception):
+    """A character past ASCII right after a backslash: an escape of it could change what the
+    text means (found where the characters are escaped, not by a search of the whole file for
+    a backslash before one: a trace holds a backslash every 20 bytes)."""
+
+
 def _json_escape(match: re.Match) -> str:
+    start = match.start()
+    if start and match.string[start - 1] == "\\":
+        raise _AfterBackslash
     code = ord(match.group())
     if code < 0x10000:
         return f"\\u{code:04x}"

@@ -241,14 +241,21 @@ def test_mostly_text_past_ascii_is_read_as_written(tmp_path):
     assert read_json_text(path, 1 << 30) == doc    # escaping it all would be slow
 
 
-@pytest.mark.parametrize("doc", ['{"a": "\\\u00e9"}', '\ufeff{"a": "\u00e9"}'])
+BACKSLASH_THEN_PAST_ASCII = '{"a": "\\\u00e9"}'      # "\é": not a JSON escape
+
+
+@pytest.mark.parametrize("doc", [
+    BACKSLASH_THEN_PAST_ASCII, '\ufeff{"a": "\u00e9"}',
+    padded(BACKSLASH_THEN_PAST_ASCII),                      # mostly ASCII: else escaped
+    padded(BACKSLASH_THEN_PAST_ASCII, (1 << 20) - 19),      # the 1 MB step between the two
+], ids=["backslash", "byte-order mark", "backslash, mostly ASCII", "backslash across a step"])
 def test_where_an_escape_could_change_the_meaning_the_text_is_read_as_written(tmp_path, doc):
     import json
     path = tmp_path / "t.json"
     path.write_text(doc, encoding="utf-8")
-    assert read_json_text(path, 1 << 20) == doc           # "\é" stays an invalid JSON escape
+    assert read_json_text(path, 1 << 30) == doc           # "\é" stays an invalid JSON escape
     with pytest.raises(json.JSONDecodeError):
-        json.loads(read_json_text(path, 1 << 20))
+        json.loads(read_json_text(path, 1 << 30))
 
 
 def test_a_bad_utf8_byte_past_the_first_step_is_named_at_its_place_in_the_file(tmp_path):
