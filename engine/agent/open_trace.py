@@ -11,7 +11,8 @@ from pathlib import Path
 from engine.agent.upstream import import_inspection
 from engine.trace import Trace, TraceError
 from engine.trace.disk import file_head
-from engine.trace.files import parse_json_read, read_trace_text, trace_from_json
+from engine.trace.files import (lazy_trace_from_text, parse_json_read, read_trace_text,
+                                trace_from_json)
 from engine.trace.upstream import first_lines, is_inspection
 
 INSPECTION_SUFFIX = ".inspection.jsonl"
@@ -28,7 +29,9 @@ def open_trace(path, warn=None, canonical=None, lazy: bool = False) -> Trace:
     text = read_trace_text(name)
     if not is_inspection(text):
         _refuse_other_json_lines(text, name)
-        return trace_from_json(parse_json_read(text, name), name, lazy)
+        if lazy:
+            return lazy_trace_from_text(text, name)
+        return trace_from_json(parse_json_read(text, name), name)
     companion = canonical if canonical is not None else _companion(name)
     if companion is None:
         return import_inspection(text, name, warn=warn)

@@ -8,6 +8,7 @@ from dataclasses import fields
 
 from engine.history import FINISH_REASONS, HistoryOpts, Response, ToolInfo, Turn, Usage
 from engine.lisp import Definition, PtcError, Span, ToolCall
+from engine.trace.lazy_json import LazyItems
 from engine.trace.lazy_turns import LazyTurns
 from engine.trace.model import (FORMAT, MAX_COST_USD, MESSAGE_EXTRAS, OPTIONAL_USAGE_KEYS, ROLES,
                                 USAGE_KEYS, VERSION, AgentInfo, Outcome, Parent, Trace,
@@ -51,9 +52,13 @@ _KIND_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a l
 _NUM = (int, float)
 
 
-def decoded_trace(doc, name: str) -> Trace:
+def decoded_trace(doc, name: str, text: str | None = None,
+                  lists: dict[str, list] | None = None) -> Trace:
     """The trace in the parsed document `doc` of the file `name`, its turns a LazyTurns (each
-    decoded and checked when first asked for); Bad naming the first bad field."""
+    decoded and checked when first asked for); Bad naming the first bad field. `lists`: the
+    items of `doc`'s lists `messages` and `turns` left in the file's `text` (lazy_json.
+    split_lists), each parsed and checked when first asked for, a broken one a TraceError
+    then."""
     if type(doc) is dict and type(doc.get("resourceSpans")) is list and "format" not in doc:
         raise Bad("an OpenTelemetry OTLP/JSON export, not a ptc-tui trace: "
                   "`ptc-tui import FILE -o trace.json` makes it one")
@@ -65,22 +70,22 @@ def decoded_trace(doc, name: str) -> Trace:
         raise Bad(f"trace format version {version} is {newer} the version this ptc-tui "
                    f"reads ({VERSION})")
     agent = _agent(_get(doc, "agent", dict, "trace"))
+    lists = lists or {}
     table = _get(doc, "messages", list, "trace")
-    messages = []
-    for i, m in enumerate(table):
-        role = _get(m, "role", str, f"messages[{i}]")
-        if role not in ROLES:
-            raise Bad(f"messages[{i}].role: unknown role {role[:20]!r}")
-        message = {"role": role, "content": _get(m, "content", str, f"messages[{i}]")}
-        for key, kind in zip(MESSAGE_EXTRAS, (list, str)):
-            if _get(m, key, kind, f"messages[{i}]", optional=True) is not None:
-                message[key] = m[key]
-        messages.append(message)
     raw_turns = _get(doc, "turns", list, "trace")
-    for i, t in enumerate(raw_turns):          # numbered 1, 2, ...: known before decoding
-        number = _get(t, "number", int, f"turns[{i}]")
-        if number != i + 1:
-            raise Bad(f"turns[{i}].number: expected {i + 1}, got {number}")
+
+    def error(message: str) -> TraceError:
+        return TraceError(f"{name}: {message}")
+    if "messages" in lists:
+        messages = LazyItems(text, "messages", lists["messages"], _message, True, error)
+    else:
+        messages = [_message(m, i) for i, m in enumerate(table)]
+    if "turns" in lists:
+        raw_turns = LazyItems(text, "turns", lists["turns"],
+                              lambda t, i: named(name, _numbered, t, i), False, error)
+    else:
+        for i, t in enumerate(raw_turns):      # numbered 1, 2, ...: known before decoding
+            _numbered(t, i)
     turns = LazyTurns(raw_turns, lambda t, i, memory: named(
         name, _turn, t, f"turns[{i}]", messages, memory))
     o = _get(doc, "outcome", dict, "trace")
@@ -96,6 +101,25 @@ def decoded_trace(doc, name: str) -> Trace:
                  _get(doc, "created_at", str, "trace", optional=True) or "",
                  _parent(_get(doc, "parent", dict, "trace", optional=True)),
                  _get(doc, "upstream", dict, "trace", optional=True))
+
+
+def _message(m, i: int) -> dict:
+    role = _get(m, "role", str, f"messages[{i}]")
+    if role not in ROLES:
+        raise Bad(f"messages[{i}].role: unknown role {role[:20]!r}")
+    message = {"role": role, "content": _get(m, "content", str, f"messages[{i}]")}
+    for key, kind in zip(MESSAGE_EXTRAS, (list, str)):
+        if _get(m, key, kind, f"messages[{i}]", optional=True) is not None:
+            message[key] = m[key]
+    return message
+
+
+def _numbered(t, i: int):
+    """Turn `t`, the `i`th, numbered i + 1 (turns are numbered 1, 2, ...)."""
+    number = _get(t, "number", int, f"turns[{i}]")
+    if number != i + 1:
+        raise Bad(f"turns[{i}].number: expected {i + 1}, got {number}")
+    return t
 
 
 def _parent(p) -> Parent | None:

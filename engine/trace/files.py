@@ -14,6 +14,7 @@ from engine.trace import strict_json
 from engine.trace.decoding import decoded_trace, named
 from engine.trace.disk import (UnreadableFile, read_json_text, read_text, readable_size,
                                write_atomically)
+from engine.trace.lazy_json import split_lists
 from engine.trace.model import (FORMAT, MESSAGE_EXTRAS, OPTIONAL_USAGE_KEYS, USAGE_KEYS, VERSION,
                                 Trace, TraceError, UnreadableTrace)
 from engine.trace.values import encode
@@ -139,7 +140,9 @@ def load_trace(path, lazy: bool = False) -> Trace:
     a regular file, too large), TraceError for a broken, truncated, hostile or wrong-version
     one. `lazy`: see trace_from_json."""
     name = os.fspath(path)
-    return trace_from_json(load_trace_doc(path), name, lazy)
+    if lazy:
+        return lazy_trace_from_text(read_trace_text(path), name)
+    return trace_from_json(load_trace_doc(path), name)
 
 
 def trace_file_size(path) -> int:
@@ -201,6 +204,23 @@ def parse_json(text: str, name: str):
                          f"{e.msg}") from None
     except RecursionError:
         raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
+
+
+def lazy_trace_from_text(text: str, name: str) -> Trace:
+    """The trace in `text` (as read_trace_text reads the file `name`), its turns a LazyTurns.
+    The two long lists of a file laid out as save_trace lays it out, its messages and turns,
+    are parsed an item at a time as they are asked for (lazy_json; a broken item a TraceError
+    then); any other file is parsed whole."""
+    split = split_lists(text, ("messages", "turns"))
+    if split is not None:
+        rest, lists = split
+        try:
+            doc = parse_json(rest, name)
+        except TraceError:                   # reported as the whole file shows it
+            pass
+        else:
+            return named(name, decoded_trace, doc, name, text, lists)
+    return trace_from_json(parse_json_read(text, name), name, lazy=True)
 
 
 def trace_from_json(doc, name: str = "<trace>", lazy: bool = False) -> Trace:

@@ -17,22 +17,25 @@ class LazyTurns(Sequence):
     is let go once it is decoded. The UI thread and a counting thread may both ask: a lock
     keeps one decoding."""
 
-    def __init__(self, raw: list, decode: Callable[[object, int, dict], Turn]):
-        self._raw = list(raw)
+    def __init__(self, raw: Sequence, decode: Callable[[object, int, dict], Turn]):
+        # a list's items are let go one by one as they are decoded; another sequence (a file's
+        # text, its turns parsed when asked for: engine.trace.lazy_json) once all are
+        self._raw = list(raw) if isinstance(raw, list) else raw
+        self._count = len(raw)
         self._decode = decode
         self._done: list[Turn] = []
         self._error: Exception | None = None
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return self._count
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return tuple(self[j] for j in range(*i.indices(len(self._raw))))
+            return tuple(self[j] for j in range(*i.indices(self._count)))
         if i < 0:
-            i += len(self._raw)
-        if not 0 <= i < len(self._raw):
+            i += self._count
+        if not 0 <= i < self._count:
             raise IndexError(i)
         if i >= len(self._done):
             self._decode_to(i)
@@ -51,12 +54,15 @@ class LazyTurns(Sequence):
                     self._error = e
                     raise
                 self._done.append(turn)
-                self._raw[k] = None               # its JSON is not needed any more
+                if isinstance(self._raw, list):
+                    self._raw[k] = None           # its JSON is not needed any more
+            if len(self._done) == self._count:
+                self._raw = ()                    # nor any turn's
 
     def decode_all(self) -> None:
         """Decode every turn now (the loader's TraceError for the first broken one)."""
-        if self._raw:
-            self[len(self._raw) - 1]
+        if self._count:
+            self[self._count - 1]
 
     @property
     def decoded(self) -> int:

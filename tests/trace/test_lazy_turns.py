@@ -60,21 +60,43 @@ def test_an_eager_load_still_refuses_the_broken_file_at_once(files):
         load_trace(broken)
 
 
-def test_turn_numbers_are_checked_before_any_turn_is_decoded(files, tmp_path):
-    good, _ = files
+def renumbered(good, tmp_path, indent):
     doc = json.loads(good.read_text())
     doc["turns"][20]["number"] = 3
     path = tmp_path / "renumbered.json"
-    path.write_text(json.dumps(doc))
+    path.write_text(json.dumps(doc, indent=indent))
+    return path
+
+
+def test_turn_numbers_of_a_file_parsed_whole_are_checked_before_any_turn_is_decoded(
+        files, tmp_path):
+    path = renumbered(files[0], tmp_path, None)          # not as the saver lays it out
     with pytest.raises(TraceError, match=r"turns\[20\]\.number: expected 21, got 3"):
         load_trace(path, lazy=True)
 
 
+def test_a_turn_number_of_a_file_read_a_turn_at_a_time_is_checked_with_its_turn(
+        files, tmp_path):
+    trace = load_trace(renumbered(files[0], tmp_path, 1), lazy=True)   # the saver's layout
+    assert trace.turns[19].number == 20
+    with pytest.raises(TraceError, match=r"turns\[20\]\.number: expected 21, got 3"):
+        trace.turns[20]
+
+
 def test_a_decoded_turns_json_is_let_go(files):
-    good, _ = files
-    turns = load_trace(good, lazy=True).turns
+    _, broken = files                                   # parsed whole: a list of turns
+    turns = load_trace(broken, lazy=True).turns
     turns[9]
     assert turns._raw[:10] == [None] * 10 and all(t is not None for t in turns._raw[10:])
+
+
+def test_the_files_text_is_let_go_once_every_turn_is_decoded(files):
+    good, _ = files                                     # read a turn at a time
+    turns = load_trace(good, lazy=True).turns
+    turns[9]
+    assert len(turns._raw) == TURNS                     # the text's turns, parsed when asked
+    turns.decode_all()
+    assert turns._raw == ()
 
 
 def test_asking_decodes_exactly_up_to_the_turn_asked_for(files):

@@ -1,0 +1,102 @@
+"""A saved trace's long lists found in its text (lazy_json.split_lists) and parsed an item at a
+time: the same items and the same rest as parsing it whole; any other layout left to be parsed
+whole; a broken item a TraceError naming the file, the item and its line when it is reached,
+and the file's text let go once every item is made."""
+
+import json
+
+import pytest
+
+from benchmarks.long_trace import long_trace
+from engine.agent.open_trace import open_trace
+from engine.trace import TraceError, dumps_trace, load_trace, save_trace
+from engine.trace.lazy_json import LazyItems, split_lists
+
+KEYS = ("messages", "turns")
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lazy_json") / "trace.json"
+    save_trace(long_trace(12), path)
+    return path
+
+
+def test_the_lists_items_and_the_rest_are_what_parsing_the_whole_text_gives(saved):
+    text = saved.read_text()
+    whole = json.loads(text)
+    rest, lists = split_lists(text, KEYS)
+    assert set(lists) == set(KEYS)
+    for key in KEYS:
+        assert [json.loads(text[start:end]) for start, end in lists[key]] == whole[key]
+    assert json.loads(rest) == {**whole, "messages": [], "turns": []}
+
+
+@pytest.mark.parametrize("layout", [
+    lambda doc: json.dumps(doc),                                    # compact
+    lambda doc: json.dumps(doc, indent=2),
+    lambda doc: json.dumps({**doc, "turns": [{}, *doc["turns"]]}, indent=1),   # "{}": one line
+    lambda doc: json.dumps({**doc, "turns": [*doc["turns"], 7]}, indent=1),    # not an object
+], ids=["compact", "indent 2", "an empty object", "a number"])
+def test_another_layout_is_left_to_be_parsed_whole(saved, layout):
+    assert split_lists(layout(json.loads(saved.read_text())), KEYS) is None
+
+
+def test_a_list_that_is_empty_stays_in_the_rest(saved):
+    doc = json.loads(saved.read_text())
+    rest, lists = split_lists(json.dumps({**doc, "turns": []}, indent=1), KEYS)
+    assert set(lists) == {"messages"} and json.loads(rest)["turns"] == []
+
+
+def test_a_trace_read_an_item_at_a_time_is_the_trace_read_whole(saved):
+    lazy, whole = open_trace(saved, lazy=True), load_trace(saved)
+    assert type(lazy.turns._raw).__name__ == "LazyItems"     # not parsed whole
+    assert dumps_trace(lazy) == dumps_trace(whole)
+
+
+def broken_copy(saved, tmp_path, old: str, new: str):
+    text = saved.read_text()
+    at = text.index(old)
+    path = tmp_path / "broken.json"
+    path.write_text(text[:at] + new + text[at + len(old):])
+    return path, text[:at].count("\n") + 1
+
+
+def test_a_turn_that_is_not_json_is_an_error_naming_it_and_its_line_when_reached(
+        saved, tmp_path):
+    path, line = broken_copy(saved, tmp_path, '"number": 9,', '"number": 9,,')
+    trace = open_trace(path, lazy=True)                 # opens: the turns are not parsed yet
+    assert trace.turns[7].number == 8
+    with pytest.raises(TraceError) as e:
+        trace.turns[8]
+    column = len('   "number": 9,') + 1
+    assert str(e.value) == (f"{path}: turns[8]: not valid JSON at line {line}, column "
+                            f"{column}: Expecting property name enclosed in double quotes")
+
+
+def test_a_message_with_a_key_twice_is_an_error_when_a_turn_that_sent_it_is_read(
+        saved, tmp_path):
+    path, _ = broken_copy(saved, tmp_path, '"role": "system",',
+                          '"role": "system",\n   "role": "user",')
+    trace = open_trace(path, lazy=True)
+    with pytest.raises(TraceError, match=rf"^{path}: messages\[0\]: the key 'role' appears "
+                                         "twice"):
+        trace.turns[0]
+
+
+def test_kept_items_are_made_once_and_the_text_let_go_once_all_are(saved):
+    text = saved.read_text()
+    _, lists = split_lists(text, KEYS)
+    made = []
+
+    def make(item, i):
+        made.append(i)
+        return item["role"]
+    messages = LazyItems(text, "messages", lists["messages"], make, True, ValueError)
+    assert messages[1] == messages[1] == "user" and made == [1]
+    assert messages[-1] == json.loads(text)["messages"][-1]["role"]
+    assert messages._text is text
+    assert list(messages) == [m["role"] for m in json.loads(text)["messages"]]
+    assert messages._text is None and sorted(made) == list(range(len(messages)))
+    turns = LazyItems(text, "turns", lists["turns"], lambda t, i: t["number"], False, ValueError)
+    assert list(turns) == list(range(1, len(turns) + 1)) and turns._text is text
