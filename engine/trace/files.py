@@ -138,7 +138,7 @@ def _error_json(e: PtcError) -> dict:
 def load_trace(path, lazy: bool = False) -> Trace:
     """The trace saved at `path`; UnreadableTrace for a file that cannot be read (missing, not
     a regular file, too large), TraceError for a broken, truncated, hostile or wrong-version
-    one. `lazy`: see trace_from_json."""
+    one. `lazy`: see lazy_trace_from_text."""
     name = os.fspath(path)
     if lazy:
         return lazy_trace_from_text(read_trace_text(path), name)

@@ -93,9 +93,7 @@ class LazyItems(Sequence):
     def __len__(self) -> int:
         return len(self._spans)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
+    def __getitem__(self, i: int):
         if i < 0:
             i += len(self)
         if not 0 <= i < len(self):
