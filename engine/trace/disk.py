@@ -199,12 +199,12 @@ def read_json_text(path, limit: int) -> str:
     del raw                        # before the join: the bytes, the pieces and the text at once
     if (size - sum(map(len, pieces))) * ESCAPED_AT_MOST > size:
         return "".join(pieces)     # many characters past ASCII: escaping them all would be slow
+    if any(before.endswith("\\") and not after[:1].isascii()    # across a step
+           for before, after in zip(pieces, pieces[1:])):
+        return "".join(pieces)
     try:
-        if any(before.endswith("\\") and not after[:1].isascii()
-               for before, after in zip(pieces, pieces[1:])):
-            raise _AfterBackslash
         return "".join(p if p.isascii() else _PAST_ASCII.sub(_json_escape, p) for p in pieces)
-    except _AfterBackslash:
+    except _AfterBackslash:        # within a step
         return "".join(pieces)
 
 

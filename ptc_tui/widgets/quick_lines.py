@@ -27,13 +27,14 @@ class QuickLines:
     def render_lines(self, crop: Region) -> list[Strip]:
         width, height = self.region.size
         gutter = self.styles.gutter
+        content_width, content_height = self.content_region.size
         first = gutter.top                                   # the template: content row 0
-        end = min(height - gutter.bottom, first + self.content_region.height)
+        end = min(height - gutter.bottom, first + content_height)
         quick = range(max(crop.y, first + 1), min(crop.bottom, end))   # the rows made here
         if not quick or not self._plain_styles():
             return super().render_lines(crop)
-        content = min(self.render_line(0).cell_length, self.content_region.width)
-        lines = self._filtered_lines(quick, first)
+        content = min(self.render_line(0).cell_length, content_width)
+        lines = self._filtered_lines(quick, first, content_width)
         if any(line.cell_length != content for line in lines):
             return super().render_lines(crop)
         # Textual's rows: those from the crop's top to the template, and those after
@@ -57,9 +58,8 @@ class QuickLines:
                 and not (styles.has_rule("hatch") and styles.hatch != "none")
                 and not (self.auto_links and self.hover_style.link_id))
 
-    def _filtered_lines(self, rows: range, first: int) -> list[Strip]:
-        """Each row's line, as wide as the content (as Textual cuts it), filtered."""
-        content_width = self.content_region.width
+    def _filtered_lines(self, rows: range, first: int, content_width: int) -> list[Strip]:
+        """Each row's line, cut to `content_width` (as Textual cuts it), filtered."""
         filters = self.get_line_filters()
         background = self.background_colors[1]
         lines = []
