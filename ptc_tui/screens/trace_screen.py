@@ -307,10 +307,10 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
             return
         self.view = self.view.with_options(**{name: value})
 
-    def action_options(self) -> None:
-        self._show_options(not self.query_one(OptionsPanel).display)
+    async def action_options(self) -> None:
+        await self._show_options(not self.query_one(OptionsPanel).display)
 
-    def _show_options(self, shown: bool) -> None:
+    async def _show_options(self, shown: bool) -> None:
         """The options panel shown (it takes the program pane's place, app.tcss) or hidden. A
         zoomed pane covers the panel: opening it unzooms, and zooming closes it (action_zoom)."""
         panel = self.query_one(OptionsPanel)
@@ -319,27 +319,28 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
         panel.display = shown
         self.set_class(shown, "-options-open")
         if shown:
+            await panel.make_rows()
             panel.query_one(Select).focus()
         else:
             self.query_one(TurnList).focus()
 
-    def action_zoom(self) -> None:
+    async def action_zoom(self) -> None:
         """As PaneLayoutActions', the options panel closed first (the program pane it hides
         comes back: `z` from the turn list zooms it, as ever)."""
         panel = self.query_one(OptionsPanel)
         if self.maximized is None and panel.display:
             focused = self.focused
-            self._show_options(False)
+            await self._show_options(False)
             if focused is not None and panel not in focused.ancestors_with_self:
                 focused.focus()               # the pane the user was on, not the turn list
         super().action_zoom()
 
-    def action_close_options(self) -> None:
+    async def action_close_options(self) -> None:
         """Escape closes the options panel, as it closes every other overlay (when the panel
         is not open, escape goes on to the app: back to an experiment)."""
         if not self.query_one(OptionsPanel).display:
             raise SkipAction()
-        self.action_options()
+        await self.action_options()
 
     def action_recorded_options(self) -> None:
         if not self.view.what_if:

@@ -35,7 +35,11 @@ class FieldCheck(Validator):
 
 class OptionsPanel(VerticalScroll):
     """One row per `HistoryOpts` field: a Select for choices, an integer Input between −/+
-    buttons for counts (up/down in the input step it too), a help line and an error line."""
+    buttons for counts (up/down in the input step it too), a help line and an error line.
+
+    A panel mounted hidden makes its rows when `make_rows` is called (the trace screen hides it
+    until `o`). Until then it is one widget, not a hundred: every widget on a screen costs
+    something on each key (Textual's and the test pilot's walks over the DOM)."""
 
     DEFAULT_CSS = """
     OptionsPanel {
@@ -80,8 +84,21 @@ class OptionsPanel(VerticalScroll):
         self.opts = opts
         self.posted: list[HistoryOpts] = []     # changes posted that no show_opts echoed yet
         self.border_title = "Options"
+        self.rows_made = False
+
+    async def make_rows(self) -> None:
+        """Compose the rows, once (the panel shows them with `self.opts` then)."""
+        if not self.rows_made:
+            self.rows_made = True
+            await self.recompose()
+
+    async def on_mount(self) -> None:
+        if self.display:
+            await self.make_rows()
 
     def compose(self) -> ComposeResult:
+        if not self.rows_made:
+            return
         for field in FIELDS:
             with Vertical(classes="option", id=field_id(field.name)):
                 with Horizontal(classes="control"):
@@ -117,7 +134,7 @@ class OptionsPanel(VerticalScroll):
             return
         self.posted.clear()
         old, self.opts = self.opts, opts
-        if not self.children:         # not composed yet: compose will show `opts`
+        if not self.children:         # no rows yet: make_rows will show `opts`
             return
         with self.prevent(Input.Changed, Select.Changed):
             for field in FIELDS:

@@ -137,6 +137,26 @@ async def test_the_options_panel_changes_every_pane_at_once(view_of):
         assert panel.query_one("#option-println-limit Input").value == str(base.opts.println_limit)
 
 
+async def test_the_options_panel_is_made_on_first_opening_with_the_options_then_in_force(view_of):
+    """Hidden, the panel is one widget (its hundred are made on `o`), and the limits changed
+    by keys before that show in it."""
+    base = view_of("long_exploration")
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        panel = app.screen.query_one(OptionsPanel)
+        assert not panel.children
+        await pilot.press("p", "p", "t")
+        await settle(app, pilot)
+        await pilot.press("o")
+        assert panel.has_focus_within
+        assert panel.query_one("#option-println-limit Input").value == \
+            str(base.opts.println_limit + 2)
+        assert panel.query_one("#option-tool-call-limit Input").value == \
+            str(base.opts.tool_call_limit + 1)
+        assert len(list(panel.walk_children())) > 50
+
+
 @pytest.mark.parametrize("width, program_shown", [(160, False), (200, True)])
 async def test_the_options_panel_takes_the_program_panes_place_below_200_columns(
         width, program_shown):
