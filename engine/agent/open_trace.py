@@ -11,8 +11,8 @@ from pathlib import Path
 from engine.agent.upstream import import_inspection
 from engine.trace import Trace, TraceError
 from engine.trace.disk import file_head
-from engine.trace.files import (lazy_trace_from_text, parse_json_read, read_trace_text,
-                                trace_from_json)
+from engine.trace.files import (lazy_trace_from_bytes, parse_json_read, read_trace_bytes,
+                                read_trace_text, trace_from_json)
 from engine.trace.upstream import first_lines, is_inspection
 
 INSPECTION_SUFFIX = ".inspection.jsonl"
@@ -24,14 +24,18 @@ def open_trace(path, warn=None, canonical=None, lazy: bool = False) -> Trace:
     one for the same run (`NAME.inspection.jsonl` -> `NAME.jsonl`); `warn(line)` hears of
     lines dropped from a cut-off run. UnreadableTrace / TraceError name the file. `lazy`: the
     turns of one of our trace files are decoded as they are asked for (engine.trace.files.
-    trace_from_json); a broken one is a TraceError then."""
+    trace_from_json), its long lists parsed an item at a time when save_trace laid it out
+    (lazy_trace_from_bytes; any other file is then read again, whole); a broken turn is a
+    TraceError when it is asked for."""
     name = os.fspath(path)
+    if lazy:
+        trace = lazy_trace_from_bytes(read_trace_bytes(name), name)
+        if trace is not None:
+            return trace
     text = read_trace_text(name)
     if not is_inspection(text):
         _refuse_other_json_lines(text, name)
-        if lazy:
-            return lazy_trace_from_text(text, name)
-        return trace_from_json(parse_json_read(text, name), name)
+        return trace_from_json(parse_json_read(text, name), name, lazy)
     companion = canonical if canonical is not None else _companion(name)
     if companion is None:
         return import_inspection(text, name, warn=warn)

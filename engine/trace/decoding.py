@@ -52,11 +52,11 @@ _KIND_NAMES = {str: "a string", int: "an integer", float: "a number", list: "a l
 _NUM = (int, float)
 
 
-def decoded_trace(doc, name: str, text: str | None = None,
+def decoded_trace(doc, name: str, raw: bytes | None = None,
                   lists: dict[str, list] | None = None) -> Trace:
     """The trace in the parsed document `doc` of the file `name`, its turns a LazyTurns (each
     decoded and checked when first asked for); Bad naming the first bad field. `lists`: the
-    items of `doc`'s lists `messages` and `turns` left in the file's `text` (lazy_json.
+    items of `doc`'s lists `messages` and `turns` left in the file's bytes `raw` (lazy_json.
     split_lists), each parsed and checked when first asked for, a broken one a TraceError
     then."""
     if type(doc) is dict and type(doc.get("resourceSpans")) is list and "format" not in doc:
@@ -77,11 +77,11 @@ def decoded_trace(doc, name: str, text: str | None = None,
     def error(message: str) -> TraceError:
         return TraceError(f"{name}: {message}")
     if "messages" in lists:
-        messages = LazyItems(text, "messages", lists["messages"], _message, True, error)
+        messages = LazyItems(raw, "messages", lists["messages"], _message, True, error)
     else:
         messages = [_message(m, i) for i, m in enumerate(table)]
     if "turns" in lists:
-        raw_turns = LazyItems(text, "turns", lists["turns"],
+        raw_turns = LazyItems(raw, "turns", lists["turns"],
                               lambda t, i: named(name, _numbered, t, i), False, error)
     else:
         for i, t in enumerate(raw_turns):      # numbered 1, 2, ...: known before decoding

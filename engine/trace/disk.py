@@ -169,7 +169,7 @@ def read_text(path, limit: int) -> str:
     gzip-compressed (`limit` then caps the decompressed size too); UnreadableFile for a file
     that cannot be read, ValueError naming the file for one that is not UTF-8 or is broken
     gzip."""
-    return _decoded(_content(path, limit), os.fspath(path))
+    return _decoded(read_content(path, limit), os.fspath(path))
 
 
 def read_json_text(path, limit: int) -> str:
@@ -179,7 +179,7 @@ def read_json_text(path, limit: int) -> str:
     single emoji makes a plain 24 MB trace's text 98 MB. A text where escaping could change
     the meaning (a character past ASCII right after a backslash, or a leading byte-order mark)
     or would take long (many characters past ASCII) is returned as read_text returns it."""
-    raw = _content(path, limit)
+    raw = read_content(path, limit)
     if raw.isascii():
         return raw.decode("ascii")
     if raw.startswith(codecs.BOM_UTF8):
@@ -233,8 +233,9 @@ def _json_escape(match: re.Match) -> str:
     return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
 
 
-def _content(path, limit: int) -> bytes:
-    """The bytes of the file at `path` (read_bytes), decompressed when they are gzip's."""
+def read_content(path, limit: int) -> bytes:
+    """The bytes of the file at `path` (read_bytes), decompressed when they are gzip's (`limit`
+    then caps the decompressed size too; ValueError naming the file for broken gzip)."""
     raw = read_bytes(path, limit)
     return gunzip(raw, limit, os.fspath(path)) if raw.startswith(GZIP_MAGIC) else raw
 

@@ -12,8 +12,8 @@ from engine.history import Turn, Usage
 from engine.lisp import PtcError
 from engine.trace import strict_json
 from engine.trace.decoding import decoded_trace, named
-from engine.trace.disk import (UnreadableFile, read_json_text, read_text, readable_size,
-                               write_atomically)
+from engine.trace.disk import (UnreadableFile, read_content, read_json_text, read_text,
+                               readable_size, write_atomically)
 from engine.trace.lazy_json import split_lists
 from engine.trace.model import (FORMAT, MESSAGE_EXTRAS, OPTIONAL_USAGE_KEYS, USAGE_KEYS, VERSION,
                                 Trace, TraceError, UnreadableTrace)
@@ -138,11 +138,14 @@ def _error_json(e: PtcError) -> dict:
 def load_trace(path, lazy: bool = False) -> Trace:
     """The trace saved at `path`; UnreadableTrace for a file that cannot be read (missing, not
     a regular file, too large), TraceError for a broken, truncated, hostile or wrong-version
-    one. `lazy`: see lazy_trace_from_text."""
+    one. `lazy`: see lazy_trace_from_bytes; a file it does not split is read whole, its turns
+    decoded as they are asked for."""
     name = os.fspath(path)
     if lazy:
-        return lazy_trace_from_text(read_trace_text(path), name)
-    return trace_from_json(load_trace_doc(path), name)
+        trace = lazy_trace_from_bytes(read_trace_bytes(path), name)
+        if trace is not None:
+            return trace
+    return trace_from_json(load_trace_doc(path), name, lazy)
 
 
 def trace_file_size(path) -> int:
@@ -157,6 +160,17 @@ def trace_file_size(path) -> int:
 def load_trace_doc(path):
     """The JSON document in the trace file at `path`, parsed but not yet checked as a trace."""
     return parse_json_read(read_trace_text(path), path)
+
+
+def read_trace_bytes(path) -> bytes:
+    """The bytes of the trace file at `path` (gzip's decompressed), as they are;
+    UnreadableTrace or TraceError naming the file."""
+    try:
+        return read_content(path, MAX_FILE_BYTES)
+    except UnreadableFile as e:
+        raise UnreadableTrace(str(e)) from None
+    except ValueError as e:
+        raise TraceError(str(e)) from None
 
 
 def read_trace_text(path) -> str:
@@ -206,21 +220,22 @@ def parse_json(text: str, name: str):
         raise TraceError(f"{name}: JSON nested too deeply to be a trace") from None
 
 
-def lazy_trace_from_text(text: str, name: str) -> Trace:
-    """The trace in `text` (as read_trace_text reads the file `name`), its turns a LazyTurns.
-    The two long lists of a file laid out as save_trace lays it out, its messages and turns,
-    are parsed an item at a time as they are asked for (lazy_json; a broken item a TraceError
-    then); any other file is parsed whole."""
-    split = split_lists(text, ("messages", "turns"))
-    if split is not None:
-        rest, lists = split
-        try:
-            doc = parse_json(rest, name)
-        except TraceError:                   # reported as the whole file shows it
-            pass
-        else:
-            return named(name, decoded_trace, doc, name, text, lists)
-    return trace_from_json(parse_json_read(text, name), name, lazy=True)
+def lazy_trace_from_bytes(raw: bytes, name: str) -> Trace | None:
+    """The trace in `raw` (the bytes of the file `name`, read_trace_bytes), its turns a
+    LazyTurns, when the file is laid out as save_trace lays it out: its two long lists, its
+    messages and turns, are decoded and parsed an item at a time as they are asked for
+    (lazy_json; a broken item a TraceError then). None for a file laid out otherwise, or whose
+    rest is not UTF-8 JSON: the caller reads it whole (which reports what is wrong as the whole
+    file shows it)."""
+    split = split_lists(raw, ("messages", "turns"))
+    if split is None:
+        return None
+    rest, lists = split
+    try:
+        doc = parse_json(rest.decode("utf-8"), name)
+    except (UnicodeDecodeError, TraceError):
+        return None
+    return named(name, decoded_trace, doc, name, raw, lists)
 
 
 def trace_from_json(doc, name: str = "<trace>", lazy: bool = False) -> Trace:

@@ -1,12 +1,14 @@
-"""A trace file's two long lists, `messages` and `turns`, found in its text without parsing them,
-each item parsed only when it is first asked for: a 1,000-turn trace's 24 MB took 200 ms to
-parse whole before its first screen, which needs 50 turns.
+"""A trace file's two long lists, `messages` and `turns`, found in its bytes without parsing or
+even decoding them, each item decoded and parsed only when it is first asked for: a 1,000-turn
+trace's 24 MB took 200 ms to parse whole before its first screen, which needs 50 turns, and
+40-60 ms more to decode as text.
 
 This reads the layout our saver writes (save_trace: JSON indented by one space). JSON strings
 hold no raw newline, so a line break is always layout, and its indentation is the depth: an item
 of a top-level list of objects is a line "  {" (two spaces) and ends with a line "  }",
-followed by ",", or by the line " ]" that closes the list. A text laid out otherwise (written
-by hand, by another program) is not split here: it is parsed whole, as before."""
+followed by ",", or by the line " ]" that closes the list. (In UTF-8 no byte of a character
+past ASCII is one of those ASCII bytes.) A file laid out otherwise (written by hand, by another
+program) is not split here: it is parsed whole, as before."""
 
 from __future__ import annotations
 
@@ -16,26 +18,26 @@ from collections.abc import Callable, Sequence
 
 from engine.trace import strict_json
 
-ITEM_END = "\n  }"               # the last line of an object two levels deep
-NEXT_ITEM = ",\n  {"             # after ITEM_END: another item of the same list
-LIST_END = "\n ]"                # after ITEM_END: the list is closed
+ITEM_END = b"\n  }"               # the last line of an object two levels deep
+NEXT_ITEM = b",\n  {"             # after ITEM_END: another item of the same list
+LIST_END = b"\n ]"                # after ITEM_END: the list is closed
 
 
-def split_lists(text: str, keys: tuple[str, ...]) -> tuple[str, dict[str, list]] | None:
-    """`text` (a JSON object laid out as our saver lays it out) without the items of its
-    top-level lists `keys`, which are left empty there, and each list's items as (start, end)
-    offsets into `text`; a list that is empty or not there is left in the text. None for a text
-    laid out otherwise."""
-    if not text.startswith('{\n "'):
+def split_lists(raw: bytes, keys: tuple[str, ...]) -> tuple[bytes, dict[str, list]] | None:
+    """`raw` (a JSON object in UTF-8, laid out as our saver lays it out) without the items of
+    its top-level lists `keys`, which are left empty there, and each list's items as (start,
+    end) offsets into `raw`; a list that is empty or not there is left in place. None for a
+    file laid out otherwise."""
+    if not raw.startswith(b'{\n "'):
         return None
     found: dict[str, list] = {}
     cuts = []                                    # (start, end) of each list's items
     for key in keys:
-        head = f'\n "{key}": [\n  {{'
-        at = text.find(head)
+        head = f'\n "{key}": [\n  {{'.encode()
+        at = raw.find(head)
         if at < 0:
             continue
-        spans = _items(text, at + len(head) - 1)
+        spans = _items(raw, at + len(head) - 1)
         if spans is None:
             return None
         found[key] = spans
@@ -45,44 +47,43 @@ def split_lists(text: str, keys: tuple[str, ...]) -> tuple[str, dict[str, list]]
         return None
     rest, done = [], 0
     for start, end in cuts:
-        rest.append(text[done:start])
+        rest.append(raw[done:start])
         done = end
-    rest.append(text[done:])
-    return "".join(rest), found
+    rest.append(raw[done:])
+    return b"".join(rest), found
 
 
-def _items(text: str, start: int) -> list[tuple[int, int]] | None:
+def _items(raw: bytes, start: int) -> list[tuple[int, int]] | None:
     """The (start, end) of each item of the list whose first item opens at `start`."""
     spans = []
     while True:
-        if not text.startswith("{\n", start):     # "{}": an empty object is written on one line
+        if not raw.startswith(b"{\n", start):     # "{}": an empty object is written on one line
             return None
-        end = text.find(ITEM_END, start)
+        end = raw.find(ITEM_END, start)
         if end < 0:
             return None
         end += len(ITEM_END)
         spans.append((start, end))
-        if text.startswith(NEXT_ITEM, end):
+        if raw.startswith(NEXT_ITEM, end):
             start = end + len(NEXT_ITEM) - 1
-        elif text.startswith(LIST_END, end):
+        elif raw.startswith(LIST_END, end):
             return spans
         else:                                    # an object two levels deep but not an item
             return None
 
 
 class LazyItems(Sequence):
-    """The items of the list `key` in `text` at `spans` (split_lists), each parsed strictly
-    (strict_json) and given to `make(item, index)` when first asked for; an item that is not
-    JSON a trace may hold raises `error(message)`, the message naming the item and its place in
-    the file (its line, and its column as read: a line with characters past ASCII escaped may
-    give a later one). `keep`: the made items are kept (and the text let go once all are
-    made); else made again each time they are asked for. Threads may ask at once (the app's
-    UI and counting threads)."""
+    """The items of the list `key` in `raw` at `spans` (split_lists), each decoded (UTF-8) and
+    parsed strictly (strict_json) and given to `make(item, index)` when first asked for; an item
+    that is not UTF-8 or not JSON a trace may hold raises `error(message)`, the message naming
+    the item and its place in the file. `keep`: the made items are kept (and the bytes let go
+    once all are made); else made again each time they are asked for. Threads may ask at once
+    (the app's UI and counting threads)."""
 
-    def __init__(self, text: str, key: str, spans: list[tuple[int, int]],
+    def __init__(self, raw: bytes, key: str, spans: list[tuple[int, int]],
                  make: Callable[[object, int], object], keep: bool,
                  error: Callable[[str], Exception]) -> None:
-        self._text: str | None = text
+        self._raw: bytes | None = raw
         self.key = key
         self._spans = spans
         self._make = make
@@ -104,17 +105,20 @@ class LazyItems(Sequence):
             if i not in self._made:
                 self._made[i] = self._make(self._parsed(i), i)
                 if len(self._made) == len(self._spans):
-                    self._text = None            # every item is made: the text is not needed
+                    self._raw = None             # every item is made: the bytes are not needed
             return self._made[i]
 
     def _parsed(self, i: int):
-        text = self._text
+        raw = self._raw
         start, end = self._spans[i]
         try:
-            return strict_json.loads(text[start:end])
-        except json.JSONDecodeError as e:
-            line = text.count("\n", 0, start) + e.lineno
-            column = e.colno + (start - text.rfind("\n", 0, start) - 1 if e.lineno == 1 else 0)
+            return strict_json.loads(raw[start:end].decode("utf-8"))
+        except UnicodeDecodeError as e:
+            raise self._error(f"{self.key}[{i}]: not UTF-8 text (byte {start + e.start})") \
+                from None
+        except json.JSONDecodeError as e:       # its column counts characters, as written
+            line = raw.count(b"\n", 0, start) + e.lineno
+            column = e.colno + (start - raw.rfind(b"\n", 0, start) - 1 if e.lineno == 1 else 0)
             raise self._error(f"{self.key}[{i}]: not valid JSON at line {line}, column "
                               f"{column}: {e.msg}") from None
         except (strict_json.DuplicateKey, strict_json.BadValue) as e:

@@ -1,7 +1,7 @@
-"""A saved trace's long lists found in its text (lazy_json.split_lists) and parsed an item at a
-time: the same items and the same rest as parsing it whole; any other layout left to be parsed
-whole; a broken item a TraceError naming the file, the item and its line when it is reached,
-and the file's text let go once every item is made."""
+"""A saved trace's long lists found in its bytes (lazy_json.split_lists) and decoded and parsed
+an item at a time: the same items and the same rest as parsing it whole; any other layout left
+to be parsed whole; a broken item a TraceError naming the file, the item and its place when it
+is reached, and the file's bytes let go once every item is made."""
 
 import json
 
@@ -22,13 +22,13 @@ def saved(tmp_path_factory):
     return path
 
 
-def test_the_lists_items_and_the_rest_are_what_parsing_the_whole_text_gives(saved):
-    text = saved.read_text()
-    whole = json.loads(text)
-    rest, lists = split_lists(text, KEYS)
+def test_the_lists_items_and_the_rest_are_what_parsing_the_whole_file_gives(saved):
+    raw = saved.read_bytes()
+    whole = json.loads(raw)
+    rest, lists = split_lists(raw, KEYS)
     assert set(lists) == set(KEYS)
     for key in KEYS:
-        assert [json.loads(text[start:end]) for start, end in lists[key]] == whole[key]
+        assert [json.loads(raw[start:end]) for start, end in lists[key]] == whole[key]
     assert json.loads(rest) == {**whole, "messages": [], "turns": []}
 
 
@@ -39,12 +39,12 @@ def test_the_lists_items_and_the_rest_are_what_parsing_the_whole_text_gives(save
     lambda doc: json.dumps({**doc, "turns": [*doc["turns"], 7]}, indent=1),    # not an object
 ], ids=["compact", "indent 2", "an empty object", "a number"])
 def test_another_layout_is_left_to_be_parsed_whole(saved, layout):
-    assert split_lists(layout(json.loads(saved.read_text())), KEYS) is None
+    assert split_lists(layout(json.loads(saved.read_text())).encode(), KEYS) is None
 
 
 def test_a_list_that_is_empty_stays_in_the_rest(saved):
     doc = json.loads(saved.read_text())
-    rest, lists = split_lists(json.dumps({**doc, "turns": []}, indent=1), KEYS)
+    rest, lists = split_lists(json.dumps({**doc, "turns": []}, indent=1).encode(), KEYS)
     assert set(lists) == {"messages"} and json.loads(rest)["turns"] == []
 
 
@@ -54,12 +54,51 @@ def test_a_trace_read_an_item_at_a_time_is_the_trace_read_whole(saved):
     assert dumps_trace(lazy) == dumps_trace(whole)
 
 
-def broken_copy(saved, tmp_path, old: str, new: str):
-    text = saved.read_text()
-    at = text.index(old)
+def broken_copy(saved, tmp_path, old: str | bytes, new: str | bytes):
+    """A copy of the saved trace with `old` replaced by `new` (text, or bytes that need not be
+    UTF-8) and the line number where that is."""
+    raw = saved.read_bytes()
+    old, new = (s.encode() if isinstance(s, str) else s for s in (old, new))
+    at = raw.index(old)
     path = tmp_path / "broken.json"
-    path.write_text(text[:at] + new + text[at + len(old):])
-    return path, text[:at].count("\n") + 1
+    path.write_bytes(raw[:at] + new + raw[at + len(old):])
+    return path, raw[:at].count(b"\n") + 1
+
+
+def test_characters_past_ascii_in_a_turn_read_as_they_are_whole(saved, tmp_path):
+    path, _ = broken_copy(saved, tmp_path, "Turn 9: continue", "Turn 9 — café 🙂: continue")
+    lazy, whole = open_trace(path, lazy=True), load_trace(path)
+    assert "Turn 9 — café 🙂: continue" in lazy.turns[8].raw_response
+    assert dumps_trace(lazy) == dumps_trace(whole)
+
+
+def test_the_column_of_an_error_counts_characters_as_written(saved, tmp_path):
+    path, line = broken_copy(saved, tmp_path, '"raw_response": "Turn 9:',
+                             '"raw_response": "— é 🙂" "Turn 9:')
+    with pytest.raises(TraceError) as e:
+        open_trace(path, lazy=True).turns[8]
+    column = len('   "raw_response": "— é 🙂" ') + 1
+    assert str(e.value) == (f"{path}: turns[8]: not valid JSON at line {line}, column "
+                            f"{column}: Expecting ',' delimiter")
+
+
+def test_a_turn_that_is_not_utf8_is_an_error_naming_it_and_its_byte_when_reached(
+        saved, tmp_path):
+    path, _ = broken_copy(saved, tmp_path, '"number": 9,', b'"number": 9, "x": "\xff",')
+    trace = open_trace(path, lazy=True)
+    assert trace.turns[7].number == 8
+    with pytest.raises(TraceError) as e:
+        trace.turns[8]
+    assert str(e.value) == f"{path}: turns[8]: not UTF-8 text (byte " \
+                           f"{path.read_bytes().index(bytes([0xff]))})"
+
+
+def test_a_head_that_is_not_utf8_is_the_whole_files_error_at_open(saved, tmp_path):
+    path, _ = broken_copy(saved, tmp_path, '"max_turns"', b'"max\xfe_turns"')
+    with pytest.raises(TraceError) as e:
+        open_trace(path, lazy=True)
+    assert str(e.value) == f"{path}: not UTF-8 text (byte " \
+                           f"{path.read_bytes().index(bytes([0xfe]))})"
 
 
 def test_a_turn_that_is_not_json_is_an_error_naming_it_and_its_line_when_reached(
@@ -84,19 +123,19 @@ def test_a_message_with_a_key_twice_is_an_error_when_a_turn_that_sent_it_is_read
         trace.turns[0]
 
 
-def test_kept_items_are_made_once_and_the_text_let_go_once_all_are(saved):
-    text = saved.read_text()
-    _, lists = split_lists(text, KEYS)
+def test_kept_items_are_made_once_and_the_bytes_let_go_once_all_are(saved):
+    raw = saved.read_bytes()
+    _, lists = split_lists(raw, KEYS)
     made = []
 
     def make(item, i):
         made.append(i)
         return item["role"]
-    messages = LazyItems(text, "messages", lists["messages"], make, True, ValueError)
+    messages = LazyItems(raw, "messages", lists["messages"], make, True, ValueError)
     assert messages[1] == messages[1] == "user" and made == [1]
-    assert messages[-1] == json.loads(text)["messages"][-1]["role"]
-    assert messages._text is text
-    assert list(messages) == [m["role"] for m in json.loads(text)["messages"]]
-    assert messages._text is None and sorted(made) == list(range(len(messages)))
-    turns = LazyItems(text, "turns", lists["turns"], lambda t, i: t["number"], False, ValueError)
-    assert list(turns) == list(range(1, len(turns) + 1)) and turns._text is text
+    assert messages[-1] == json.loads(raw)["messages"][-1]["role"]
+    assert messages._raw is raw
+    assert list(messages) == [m["role"] for m in json.loads(raw)["messages"]]
+    assert messages._raw is None and sorted(made) == list(range(len(messages)))
+    turns = LazyItems(raw, "turns", lists["turns"], lambda t, i: t["number"], False, ValueError)
+    assert list(turns) == list(range(1, len(turns) + 1)) and turns._raw is raw
