@@ -13,6 +13,7 @@ from textual.message import Message
 from engine.agent.open_trace import open_trace
 from engine.trace import Trace, TraceError
 from ptc_tui.screens import TraceScreen
+from ptc_tui.screens.trace_screen import turn_rows_shown
 from ptc_tui.screens.loading_screen import LoadingScreen
 from ptc_tui.view import TraceView
 from ptc_tui.widgets import escape_controls
@@ -79,9 +80,8 @@ class TraceLoading:
 
     def _load_in_thread(self, number: int, path: Path, trace: Trace | None) -> None:
         try:
-            # the turn list shows fewer rows than the terminal has
             answer = Loaded(number, path, load_view(path, trace, self.config.history,
-                                                    self.size.height), None)
+                                                    turn_rows_shown(self.size.height)), None)
         except TraceError as e:
             answer = Loaded(number, path, None, one_line(str(e)))
         try:

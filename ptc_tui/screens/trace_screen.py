@@ -37,6 +37,15 @@ from ptc_tui.widgets.options_panel import OptionsPanel
 
 STRATEGY_CYCLE = strategy_order()        # `s` goes round them; `full` is the baseline
 COUNTING_NOTE_S = 0.2                    # how often the count of every turn says how far it is
+# A screen's lines that are not turn rows: the header (4), the counting bar, the footer, the
+# turn list's border (2) and its column header (a test checks this against the layout).
+NOT_TURN_ROWS = 9
+
+
+def turn_rows_shown(height: int) -> int:
+    """How many turn rows a first screen `height` lines tall shows: the turns the loader
+    counts before it (at least the first, whose panes it shows)."""
+    return max(1, height - NOT_TURN_ROWS)
 
 
 class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):

@@ -17,12 +17,13 @@ from engine.trace import TraceError, load_trace, save_trace
 from engine.trace.lazy_turns import decoded_turns
 from ptc_tui.app import PtcApp
 from ptc_tui.screens import TraceScreen
+from ptc_tui.screens.trace_screen import turn_rows_shown
 from ptc_tui.view import TraceView
 from ptc_tui.view.renders import Rendering
 from ptc_tui.widgets import TurnList
 from tests.app.conftest import settle
 
-ROWS = 50                                  # the terminal's: at most the turns on screen
+ROWS = 50                                  # the terminal's: more than the turns on screen
 TURNS = ROWS + 30
 HELD_AT = ROWS + 10                       # the background count waits here until let go
 
@@ -51,7 +52,9 @@ def test_a_view_renders_and_counts_only_what_is_asked(long):
 
 
 @pytest.mark.anyio
-async def test_the_loader_counts_as_many_turns_as_the_terminal_has_rows(long, monkeypatch):
+@pytest.mark.parametrize("height", [37, 24])
+async def test_the_loader_counts_the_turns_the_first_screen_lists(long, monkeypatch, height):
+    gate = hold_counting(monkeypatch)                 # the counting bar stays, as at first
     load_view, asked = loading_module.load_view, []
 
     def spied(path, trace, options, first_turns):
@@ -60,9 +63,17 @@ async def test_the_loader_counts_as_many_turns_as_the_terminal_has_rows(long, mo
         return view
     monkeypatch.setattr(loading_module, "load_view", spied)
     app = PtcApp(long)
-    async with app.run_test(size=(160, 37)) as pilot:
+    async with app.run_test(size=(160, height)) as pilot:
+        try:
+            await pilot.pause()
+            turns = app.screen.query_one(TurnList)
+            shown = turns.scrollable_content_region.height - turns.header_height
+            first = [r.number for r in app.screen.turn_rows[:shown] if r.tokens is not None]
+        finally:
+            gate.set()
         await settle(app, pilot)
-    assert asked == [(37, [True] * 37 + [False] * (TURNS - 37))]
+    assert asked == [(shown, [True] * shown + [False] * (TURNS - shown))]
+    assert first == list(range(1, shown + 1))        # every row on the first screen counted
 
 
 def test_the_loader_leaves_what_it_read_out_of_later_garbage_collections(long, tmp_path):
@@ -103,7 +114,7 @@ async def test_the_first_screen_shows_before_every_turn_is_counted(long, monkeyp
             assert isinstance(screen, TraceScreen) and screen.current.number == 1
             rows = screen.turn_rows
             assert len(rows) == TURNS
-            assert all(r.tokens is not None for r in rows[:ROWS])
+            assert all(r.tokens is not None for r in rows[:turn_rows_shown(ROWS)])
             assert all(r.tokens is None for r in rows[HELD_AT:])
             assert screen.header_info.tokens is None
             for _ in range(50):                   # the progress note reaches the screen
