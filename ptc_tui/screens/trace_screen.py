@@ -16,7 +16,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, ProgressBar, Select
+from textual.widgets import ProgressBar, Select
 from textual.worker import get_current_worker
 
 from engine.history import strategy_order
@@ -34,12 +34,14 @@ from ptc_tui.widgets import (MemoryPanel, MessagePanel, ProgramPanel, TraceHeade
                              escape_controls)
 from ptc_tui.widgets.memory_panel import MemoryPane
 from ptc_tui.widgets.options_panel import OptionsPanel
+from ptc_tui.widgets.steady_footer import SteadyFooter
 
 STRATEGY_CYCLE = strategy_order()        # `s` goes round them; `full` is the baseline
 COUNTING_NOTE_S = 0.2                    # how often the count of every turn says how far it is
-# A screen's lines that are not turn rows: the header (4), the counting bar, the footer, the
-# turn list's border (2) and its column header (a test checks this against the layout).
-NOT_TURN_ROWS = 9
+# A first screen's lines that are not turn rows: the header (4), the footer, the turn list's
+# border (2) and its column header (a test checks this against the layout). The counting bar
+# shows only once the count has taken COUNTING_NOTE_S.
+NOT_TURN_ROWS = 8
 
 
 def turn_rows_shown(height: int) -> int:
@@ -163,7 +165,7 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
                 with MemoryPane(id="memory-pane"):
                     yield MemoryPanel(id="memory").data_bind(TraceScreen.current)
             yield OptionsPanel(self.view.opts, id="options")
-        yield Footer(id="footer", compact=True)
+        yield SteadyFooter(id="footer", compact=True)
 
     def on_mount(self) -> None:
         if not self.view.all_counted:      # once the first screen is drawn: not competing

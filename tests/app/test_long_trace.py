@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from textual.widgets import ProgressBar
+from textual.widgets._footer import FooterKey
 
 import ptc_tui.app as app_module
 import ptc_tui.app_loading as loading_module
@@ -54,7 +55,8 @@ def test_a_view_renders_and_counts_only_what_is_asked(long):
 @pytest.mark.anyio
 @pytest.mark.parametrize("height", [37, 24])
 async def test_the_loader_counts_the_turns_the_first_screen_lists(long, monkeypatch, height):
-    gate = hold_counting(monkeypatch)                 # the counting bar stays, as at first
+    gate = hold_counting(monkeypatch)
+    monkeypatch.setattr(trace_screen, "COUNTING_NOTE_S", 60)   # no counting bar: as at first
     load_view, asked = loading_module.load_view, []
 
     def spied(path, trace, options, first_turns):
@@ -65,7 +67,8 @@ async def test_the_loader_counts_the_turns_the_first_screen_lists(long, monkeypa
     app = PtcApp(long)
     async with app.run_test(size=(160, height)) as pilot:
         try:
-            await pilot.pause()
+            while not app.screen.query(FooterKey):        # the screen laid out, footer and all
+                await pilot.pause()
             turns = app.screen.query_one(TurnList)
             shown = turns.scrollable_content_region.height - turns.header_height
             first = [r.number for r in app.screen.turn_rows[:shown] if r.tokens is not None]
