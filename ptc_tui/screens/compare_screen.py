@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ptc_tui.view.compare import Comparison, RunSummary, SideTurn
 from ptc_tui.view.reply import reply_lines, reply_view
@@ -19,6 +19,7 @@ from ptc_tui.view.trace_view import neighbour
 from ptc_tui.widgets.literal import literal
 from ptc_tui.widgets.side_by_side import SideBySidePanel
 from ptc_tui.widgets.turn_list import GLYPHS, ORIGINS
+from ptc_tui.widgets.steady_footer import SteadyFooter
 
 LABELS = ("#", "A", "tokens", "tools", "prints", "B", "tokens", "tools", "prints", "program")
 
@@ -107,7 +108,7 @@ class CompareScreen(Screen):
         yield DataTable(cursor_type="row", zebra_stripes=True, id="compare-turns")
         yield SideBySidePanel("replies and programs", id="compare-programs")
         yield SideBySidePanel("requests", id="compare-requests")
-        yield Footer(compact=True)
+        yield SteadyFooter(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

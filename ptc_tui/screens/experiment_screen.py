@@ -17,12 +17,13 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ptc_tui.view.experiment import STOPPED, ExperimentView
 from ptc_tui.view.runs import RunRow, listed
 from ptc_tui.widgets.literal import literal
 from ptc_tui.widgets.runs_table import RunsTable
+from ptc_tui.widgets.steady_footer import SteadyFooter
 
 SET_COLUMNS = ("#", "option set", "runs", "success", "95% interval", "turns", "input tokens",
                "cost")
@@ -82,7 +83,7 @@ class ExperimentScreen(Screen):
         rows, cells = self._rows()
         yield RunsTable(rows, columns=TABLE_COLUMNS, extra_columns=RUN_COLUMNS, extra=cells,
                         id="experiment-runs")
-        yield Footer(compact=True)
+        yield SteadyFooter(compact=True)
 
     def on_mount(self) -> None:
         sets = self.query_one("#experiment-sets", DataTable)

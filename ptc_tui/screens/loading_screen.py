@@ -7,9 +7,10 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from ptc_tui.widgets import escape_controls
+from ptc_tui.widgets.steady_footer import SteadyFooter
 
 
 class LoadingScreen(Screen):
@@ -27,4 +28,4 @@ class LoadingScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(escape_controls(f"loading {self.path}…"), id="loading", markup=False)
-        yield Footer()
+        yield SteadyFooter()

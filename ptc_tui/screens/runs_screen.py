@@ -9,11 +9,12 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ptc_tui.view.runs import RunRow
 from ptc_tui.widgets.literal import literal
 from ptc_tui.widgets.runs_table import RunsTable
+from ptc_tui.widgets.steady_footer import SteadyFooter
 
 
 class RunsScreen(Screen):
@@ -53,7 +54,7 @@ class RunsScreen(Screen):
                       " · click a column or < >: sort · r: reverse", "dim")
         yield Static(header, id="runs-header")
         yield RunsTable(self.rows, id="runs")
-        yield Footer(compact=True)
+        yield SteadyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.runs.table.focus()
