@@ -172,9 +172,12 @@ def _agent(a) -> AgentInfo:
 def _turn(t, w: str, messages: list, memory: dict) -> Turn:
     sent = []
     for j in _get(t, "sent", list, w):
-        if type(j) is not int or not 0 <= j < len(messages):
-            raise Bad(f"{w}.sent: {j!r} is not an index into messages")
-        sent.append(messages[j])
+        try:
+            if type(j) is not int or j < 0:
+                raise IndexError
+            sent.append(messages[j])     # messages read lazily: found as far as j, no further
+        except IndexError:
+            raise Bad(f"{w}.sent: {j!r} is not an index into messages") from None
     changes = _get(t, "memory_changes", dict, w)
     new_memory = {**memory, **{k: decode(v, f"{w}.memory_changes.{k}")
                                for k, v in changes.items()}} if changes else memory

@@ -48,6 +48,24 @@ def test_a_list_that_is_empty_stays_in_the_rest(saved):
     assert set(lists) == {"messages"} and json.loads(rest)["turns"] == []
 
 
+def test_the_messages_are_found_only_as_far_as_they_are_asked_for(saved):
+    raw = saved.read_bytes()
+    _, lists = split_lists(raw, KEYS)
+    messages, turns = lists["messages"], lists["turns"]
+    assert turns.complete and not messages.complete        # turns are all found at once
+    start, end = messages[2]
+    assert json.loads(raw[start:end]) == json.loads(raw)["messages"][2]
+    assert len(messages._found) == 3 and not messages.complete
+    assert len(messages) == len(json.loads(raw)["messages"]) and messages.complete
+
+
+def test_messages_laid_out_otherwise_inside_the_list_are_read_whole(saved, tmp_path):
+    path, _ = broken_copy(saved, tmp_path, "\n  },\n  {\n", "\n  },\n   {\n")  # valid JSON
+    lazy, whole = open_trace(path, lazy=True), load_trace(path)
+    assert type(lazy.turns._raw).__name__ == "LazyItems"
+    assert dumps_trace(lazy) == dumps_trace(whole)
+
+
 def test_a_trace_read_an_item_at_a_time_is_the_trace_read_whole(saved):
     lazy, whole = open_trace(saved, lazy=True), load_trace(saved)
     assert type(lazy.turns._raw).__name__ == "LazyItems"     # not parsed whole
