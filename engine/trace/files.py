@@ -165,19 +165,19 @@ def load_trace_doc(path):
 def read_trace_bytes(path) -> bytes:
     """The bytes of the trace file at `path` (gzip's decompressed), as they are;
     UnreadableTrace or TraceError naming the file."""
-    try:
-        return read_content(path, MAX_FILE_BYTES)
-    except UnreadableFile as e:
-        raise UnreadableTrace(str(e)) from None
-    except ValueError as e:
-        raise TraceError(str(e)) from None
+    return _read_as_trace(read_content, path)
 
 
 def read_trace_text(path) -> str:
     """The text of the trace file at `path`, characters past ASCII as JSON escapes (see
     read_json_text); UnreadableTrace or TraceError naming the file."""
+    return _read_as_trace(read_json_text, path)
+
+
+def _read_as_trace(read, path):
+    """`read(path, MAX_FILE_BYTES)`, its errors the trace errors naming the file."""
     try:
-        return read_json_text(path, MAX_FILE_BYTES)
+        return read(path, MAX_FILE_BYTES)
     except UnreadableFile as e:
         raise UnreadableTrace(str(e)) from None
     except ValueError as e:
