@@ -22,6 +22,7 @@ from engine.trace import strict_json
 ITEM_END = b"\n  }"               # the last line of an object two levels deep
 NEXT_ITEM = b",\n  {"             # after ITEM_END: another item of the same list
 LIST_END = b"\n ]"                # after ITEM_END: the list is closed
+CLOSED_BEFORE = ITEM_END + LIST_END + b","   # a list's last bytes, right before the next key
 
 
 def split_lists(raw: bytes, keys: tuple[str, ...]) -> tuple[bytes, dict[str, Spans]] | None:
@@ -41,8 +42,7 @@ def split_lists(raw: bytes, keys: tuple[str, ...]) -> tuple[bytes, dict[str, Spa
     for n, (at, key) in enumerate(heads):
         first = at + len(_head(key)) - 1
         after = heads[n + 1][0] if n + 1 < len(heads) else -1
-        closed_before_next = ITEM_END + LIST_END + b","
-        if after > 0 and raw.startswith(closed_before_next, after - len(closed_before_next)):
+        if after > 0 and raw.startswith(CLOSED_BEFORE, after - len(CLOSED_BEFORE)):
             spans = Spans(raw, first, after - len(LIST_END) - 1)
         else:
             try:
@@ -167,7 +167,8 @@ class LazyItems(Sequence):
         with self._lock:
             if i not in self._made:
                 self._made[i] = self._make(self._parsed(i), i)
-                if self._spans.complete and len(self._made) == len(self._spans):
+                counted = self._spans.complete or self._whole is not None
+                if counted and len(self._made) == len(self):
                     self._raw = None             # every item is made: the bytes are not needed
             return self._made[i]
 
