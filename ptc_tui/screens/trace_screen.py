@@ -328,7 +328,8 @@ class TraceScreen(TurnNavigation, PaneLayoutActions, TraceActions, Screen):
         if shown and self.maximized is not None:
             self.minimize()
         panel.display = shown
-        self.set_class(shown, "-options-open")
+        for pane in self.query("#program, #turn-list, #memory-pane"):   # app.tcss
+            pane.set_class(shown, "-options-open")
         if shown:
             await panel.make_rows()
             panel.query_one(Select).focus()

@@ -5,6 +5,8 @@ import json
 import os
 
 import pytest
+from textual.color import Color
+from textual.widgets import Select
 
 from ptc_tui.app import PtcApp
 from ptc_tui.screens import LiveScreen, TraceScreen
@@ -155,6 +157,34 @@ async def test_the_options_panel_is_made_on_first_opening_with_the_options_then_
         assert panel.query_one("#option-tool-call-limit Input").value == \
             str(base.opts.tool_call_limit + 1)
         assert len(list(panel.walk_children())) > 50
+
+
+async def test_the_options_panels_border_says_whether_the_focus_is_in_it():
+    app = PtcApp(sample("long_exploration"))
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(app, pilot)
+        panel = app.screen.query_one(OptionsPanel)
+
+        def border() -> Color:
+            return panel.styles.border_top[1]
+
+        def theme(name: str) -> Color:
+            return Color.parse(app.theme_variables[name])
+        await pilot.press("o")
+        await pilot.pause()
+        assert panel.has_focus_within and border() == theme("primary")
+        await pilot.press("tab")                       # from field to field: still in it
+        await pilot.pause()
+        assert panel.has_focus_within and border() == theme("primary")
+        app.screen.query_one(TurnList).focus()
+        await pilot.pause()
+        assert border() == theme("primary-muted")
+        panel.query_one(Select).focus()
+        await pilot.pause()
+        before = theme("primary")
+        app.theme = "nord"                                 # another theme: its own colour
+        await settle(app, pilot)
+        assert border() == theme("primary") != before
 
 
 @pytest.mark.parametrize("width, program_shown", [(160, False), (200, True)])
