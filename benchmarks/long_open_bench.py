@@ -2,9 +2,11 @@
 
     python benchmarks/long_open_bench.py [--turns 1000] [--nav-turns 200] [--rounds 11]
 
-1. First screen: from creating the app to the trace screen's first paint, for the long trace
-   and for the smallest sample. The rest of the counting starts in the background after that
-   paint (that is the point): the clock stops there, or it would count that work too.
+1. First screen: from creating the app to the trace screen's first paint, once the app has
+   nothing left to do for it (the footer's keys laid out too: Textual runs the callback after
+   a refresh with no message pending), for the long trace and for the smallest sample. The
+   rest of the counting starts in the background then (that is the point): the clock stops
+   there, or it would count that work too.
 2. Navigation keys (j, k, G, g, ]) on the nav-turns trace once it is wholly counted: each key
    until its turn is drawn, net of an ignored key (`k` on the first turn: the pilot's own cost
    of a key press and a redraw). Then `j` and `k` where a reader of a long trace spends most
@@ -14,10 +16,11 @@
    cycle collector runs: it runs every few keys anyway (at its own cost, a few milliseconds a
    key on average), and in a fresh app it fell on the same key of every round.
    Each key also gets its own work, without the pilot's: the CPU time of its action and of
-   the frames drawn (`OwnWork`). The pilot's own cost, about 90 ms a key here, varies by
-   ±30 ms from app to app, and it comes between the action and the frame, so the net figure
-   of one app is that noisy; the own work is what the key costs a user in a terminal (but
-   writing the frame out).
+   the frames drawn (`OwnWork`). The pilot's own cost, 23-26 ms a key here, comes between the
+   action and the frame and varies from app to app, so the net figure of one app is that
+   noisy; the own work is what the key costs a user in a terminal (but writing the frame
+   out). The pilot waits on every widget of the screen: its cost was 80-90 ms, ±30, while
+   the hidden options panel held a hundred of them.
 3. `ptc-tui stats` on the long trace in a child process: its peak resident memory against the
    file's size, whole and above what `stats` takes on the smallest sample (Python, the modules
    and the tokenizer: about 75 MB, itself 3 × a 24.5 MB file), which is what the trace costs.
@@ -72,8 +75,8 @@ async def first_screen(path: Path) -> float:
 
 class OwnWork:
     """CPU seconds the app spends running key actions and drawing frames: a key's own work,
-    without the pilot's (which takes about 90 ms a key here, give or take 30, and comes between
-    the action and the frame). It wraps Textual's `_dispatch_action` and the screen's
+    without the pilot's (about 25 ms a key here, which comes between the action and the
+    frame). It wraps Textual's `_dispatch_action` and the screen's
     `_compositor_refresh` on these instances: private names, measured only here."""
 
     def __init__(self, app, screen) -> None:
