@@ -4,6 +4,7 @@ TraceError naming the file by `named`). The schema: docs/trace-format.md."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 
 from engine.history import FINISH_REASONS, HistoryOpts, Response, ToolInfo, Turn, Usage
@@ -169,15 +170,19 @@ def _agent(a) -> AgentInfo:
                      _get(a, "description", str, w, optional=True) or "", settings)
 
 
-def _turn(t, w: str, messages: list, memory: dict) -> Turn:
-    sent = []
-    for j in _get(t, "sent", list, w):
+def _message_at(messages: Sequence, j, w: str) -> dict:
+    """messages[j]; Bad for a `j` that is not an index into them. Not checked against
+    len(messages): a file's messages may be found lazily, as far as j and no further."""
+    if type(j) is int and j >= 0:
         try:
-            if type(j) is not int or j < 0:
-                raise IndexError
-            sent.append(messages[j])     # messages read lazily: found as far as j, no further
+            return messages[j]
         except IndexError:
-            raise Bad(f"{w}.sent: {j!r} is not an index into messages") from None
+            pass
+    raise Bad(f"{w}.sent: {j!r} is not an index into messages")
+
+
+def _turn(t, w: str, messages: Sequence, memory: dict) -> Turn:
+    sent = [_message_at(messages, j, w) for j in _get(t, "sent", list, w)]
     changes = _get(t, "memory_changes", dict, w)
     new_memory = {**memory, **{k: decode(v, f"{w}.memory_changes.{k}")
                                for k, v in changes.items()}} if changes else memory

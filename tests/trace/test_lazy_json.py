@@ -141,6 +141,17 @@ def test_a_message_with_a_key_twice_is_an_error_when_a_turn_that_sent_it_is_read
         trace.turns[0]
 
 
+@pytest.mark.parametrize("index", ["99999", "-1", '"0"', "1.0"])
+def test_a_sent_index_that_is_not_a_message_is_an_error_read_lazily_or_whole(
+        saved, tmp_path, index):
+    path, _ = broken_copy(saved, tmp_path, '"sent": [\n    0,', f'"sent": [\n    {index},')
+    expected = rf"^{path}: turns\[0\]\.sent: {index} is not an index into messages$"
+    with pytest.raises(TraceError, match=expected.replace('"', "'")):
+        open_trace(path, lazy=True).turns[0]
+    with pytest.raises(TraceError, match=expected.replace('"', "'")):
+        load_trace(path)
+
+
 def test_kept_items_are_made_once_and_the_bytes_let_go_once_all_are(saved):
     raw = saved.read_bytes()
     _, lists = split_lists(raw, KEYS)
